@@ -1,0 +1,12 @@
+"""scikit-learn's estimator checks for every estimator the package exports."""
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from tao_nb.estimators import TAOClassifier, TAORegressor
+
+
+@parametrize_with_checks([TAOClassifier(max_depth=3, random_state=0),
+                          TAOClassifier(max_depth=3, init='random', random_state=0),
+                          TAORegressor(max_depth=3, random_state=0),
+                          TAORegressor(max_depth=3, init='random', random_state=0)])
+def test_sklearn_compatible(estimator, check):
+    check(estimator)
