@@ -5,11 +5,11 @@
 # %% auto #0
 __all__ = ['axis_split_loss', 'best_axis_split']
 
-# %% ../../nbs/03_axis_solver.ipynb #46d910d3
+# %% ../../nbs/03_axis_solver.ipynb #8d75268c
 import numpy as np
 from ..tree import Split
 
-# %% ../../nbs/03_axis_solver.ipynb #7a36a105
+# %% ../../nbs/03_axis_solver.ipynb #fb46f00a
 def axis_split_loss(X, label, weight, split:Split):
     "Weighted 0/1 loss of an axis-aligned `split` on the reduced problem (label 1 = current right child)."
     go_right = X[:, split.feature] > split.threshold
@@ -32,22 +32,23 @@ def best_axis_split(X,                   # (m, D) inputs of the points in the pr
     feat0 = current.feature if current is not None and current.feature >= 0 else 0
     if total_left <= total - total_left: best_loss, best = total_left, Split(feat0, None, -np.inf)
     else: best_loss, best = total - total_left, Split(feat0, None, np.inf)
-    if m >= 2:
-        step = max(1, block // m)
-        for f0 in range(0, D, step):
-            Xt = np.ascontiguousarray(X[:, f0:f0 + step].T)            # (features, m)
-            order = np.argsort(Xt, axis=1, kind='stable')
-            V = np.take_along_axis(Xt, order, axis=1)
-            loss = np.cumsum(w_right[order], axis=1)[:, :-1] + (total_left - np.cumsum(w_left[order], axis=1)[:, :-1])
-            flip = loss > total - loss
-            both = np.where(flip, total - loss, loss)
-            both[V[:, 1:] <= V[:, :-1]] = np.inf                        # no threshold between equal values
-            r, p = np.unravel_index(np.argmin(both), both.shape)
-            if both[r, p] < best_loss - eps:
-                lo, hi = V[r, p], V[r, p + 1]
-                thr = lo + (hi - lo) / 2
-                if not (lo <= thr < hi): thr = lo
-                best_loss, best = both[r, p], Split(int(f0 + r), None, float(thr), bool(flip[r, p]))
+    varying = np.flatnonzero(X.max(0) > X.min(0)) if m >= 2 else np.arange(0)  # constant features cannot split
+    step = max(1, block // max(m, 1))
+    for f0 in range(0, len(varying), step):
+        feats = varying[f0:f0 + step]
+        Xt = np.ascontiguousarray(X[:, feats].T)                         # (features, m)
+        order = np.argsort(Xt, axis=1)         # the order of tied values only affects masked positions
+        V = np.take_along_axis(Xt, order, axis=1)
+        loss = np.cumsum(w_right[order], axis=1)[:, :-1] + (total_left - np.cumsum(w_left[order], axis=1)[:, :-1])
+        flip = loss > total - loss
+        both = np.where(flip, total - loss, loss)
+        both[V[:, 1:] <= V[:, :-1]] = np.inf                            # no threshold between equal values
+        r, p = np.unravel_index(np.argmin(both), both.shape)
+        if both[r, p] < best_loss - eps:
+            lo, hi = V[r, p], V[r, p + 1]
+            thr = lo + (hi - lo) / 2
+            if not (lo <= thr < hi): thr = lo
+            best_loss, best = both[r, p], Split(int(feats[r]), None, float(thr), bool(flip[r, p]))
     if current is not None and current.feature >= 0:
         if best_loss >= axis_split_loss(X, label, weight, current) - eps: return None
     return best
