@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['cart_vs_tao', 'mse_table', 'OneHotTAOClassifier']
 
-# %% ../nbs/09_ohmr.ipynb #1e7d0468
+# %% ../nbs/09_ohmr.ipynb #077abb72
 import numbers
 import numpy as np
 from sklearn.base import ClassifierMixin
@@ -14,7 +14,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import validate_data
 from .estimators import _BaseTAO, TAORegressor
 
-# %% ../nbs/09_ohmr.ipynb #0ad7db9b
+# %% ../nbs/09_ohmr.ipynb #b1e677f8
 def _mse(Y, P): return float(np.mean((np.asarray(Y, dtype=np.float64).reshape(len(Y), -1) - P.reshape(len(P), -1)) ** 2))
 
 def cart_vs_tao(X, Y,                   # inputs and (multi-)responses
@@ -52,7 +52,7 @@ def mse_table(rows,                     # output of `cart_vs_tao`
         lines.append(f'{d:5d} ' + ' '.join(f'{c:>22}' for c in cells))
     return '\n'.join(lines)
 
-# %% ../nbs/09_ohmr.ipynb #85ef6234
+# %% ../nbs/09_ohmr.ipynb #9a592e92
 class OneHotTAOClassifier(ClassifierMixin, _BaseTAO):
     "Classification as regression (OHMR's last section): TAO on the squared error of one-hot targets; predict the argmax."
     def fit(self, X, y):
@@ -72,4 +72,5 @@ class OneHotTAOClassifier(ClassifierMixin, _BaseTAO):
 
     def predict(self, X):
         "Predicted class labels (argmax of the leaf's class frequencies)."
-        return self.classes_[self.predict_proba(X).argmax(1)]
+        proba = self.predict_proba(X)
+        return self.classes_[proba.argmax(1)]
