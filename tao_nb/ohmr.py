@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['cart_vs_tao', 'mse_table', 'OneHotTAOClassifier']
 
-# %% ../nbs/09_ohmr.ipynb #077abb72
+# %% ../nbs/09_ohmr.ipynb #8f56aaf1
 import numbers
 import numpy as np
 from sklearn.base import ClassifierMixin
@@ -14,7 +14,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import validate_data
 from .estimators import _BaseTAO, TAORegressor
 
-# %% ../nbs/09_ohmr.ipynb #b1e677f8
+# %% ../nbs/09_ohmr.ipynb #ef0acaa5
 def _mse(Y, P): return float(np.mean((np.asarray(Y, dtype=np.float64).reshape(len(Y), -1) - P.reshape(len(P), -1)) ** 2))
 
 def cart_vs_tao(X, Y,                   # inputs and (multi-)responses
@@ -52,7 +52,7 @@ def mse_table(rows,                     # output of `cart_vs_tao`
         lines.append(f'{d:5d} ' + ' '.join(f'{c:>22}' for c in cells))
     return '\n'.join(lines)
 
-# %% ../nbs/09_ohmr.ipynb #9a592e92
+# %% ../nbs/09_ohmr.ipynb #29cb8a17
 class OneHotTAOClassifier(ClassifierMixin, _BaseTAO):
     "Classification as regression (OHMR's last section): TAO on the squared error of one-hot targets; predict the argmax."
     def fit(self, X, y):
