@@ -186,3 +186,68 @@ def test_best_thresholds_float32_adjacent():
     v = np.array([[1.0, np.nextafter(1.0, 2.0)]]); lab = np.array([[0, 1]])
     c, t, ok = best_thresholds(v, lab, 2)
     assert ok[0] and v[0, 0] <= t[0] < v[0, 1] and c[0] == 0
+
+
+# --- Haar features ------------------------------------------------------------------------
+from tao_nb.haar import HAAR_FAMILIES, HaarFeatures, HaarTreeClassifier, haar_tree_apply, integral_images
+
+
+def _slow_haar(images, features, families):
+    "Independent reference: explicit loops over every pixel of every cell (no numpy slicing sums)."
+    out = np.zeros((len(images), len(features)))
+    for k, (f, r, c, h, w) in enumerate(features):
+        signs = HAAR_FAMILIES[families[f]]
+        for i in range(signs.shape[0]):
+            for j in range(signs.shape[1]):
+                for rr in range(r + i * h, r + (i + 1) * h):
+                    for cc in range(c + j * w, c + (j + 1) * w):
+                        out[:, k] += signs[i, j] * images[:, rr, cc]
+    return out
+
+
+@pytest.mark.parametrize('shape, params', [((6, 6), {}), ((5, 7), dict(stride=2)), ((9, 4), dict(cell_sizes=[1, 3], dtype='float64', chunk_size=2)),
+                                           ((6, 6), dict(families=('line_v', 'diagonal')))])
+def test_haar_equals_slow(shape, params):
+    rng = np.random.default_rng(0)
+    imgs = rng.integers(0, 256, (7, *shape)).astype(float)
+    hf = HaarFeatures(shape, **params).fit(imgs.reshape(7, -1))
+    np.testing.assert_array_equal(hf.transform(imgs), _slow_haar(imgs, hf.features_, hf.families).astype(hf.dtype))
+    # every feature family, position and size is present once
+    assert len(np.unique(hf.features_, axis=0)) == hf.n_features_out_
+    assert (hf.lookups_ <= 9).all()
+
+
+def test_haar_real_valued_images_float64():
+    rng = np.random.default_rng(1)
+    imgs = rng.standard_normal((5, 5, 6))
+    hf = HaarFeatures((5, 6), dtype='float64').fit(imgs.reshape(5, -1))
+    np.testing.assert_allclose(hf.transform(imgs), _slow_haar(imgs, hf.features_, hf.families), atol=1e-10)
+
+
+def test_haar_count_and_integral():
+    # number of edge_h features on an H x W grid with every cell size: sum over (h, w) of (H-h+1)(W-2w+1)
+    H, W = 7, 9
+    hf = HaarFeatures((H, W), families=('edge_h',)).fit(np.zeros((1, H * W)))
+    assert hf.n_features_out_ == sum((H - h + 1) * (W - 2 * w + 1) for h in range(1, H + 1) for w in range(1, W // 2 + 1))
+    img = np.arange(12.).reshape(1, 3, 4)
+    assert integral_images(img)[0, -1, -1] == img.sum()
+
+
+@pytest.mark.parametrize('X', [np.zeros((3, 63)), np.zeros((3, 8, 7)), np.zeros(64), np.zeros((3, 2, 4, 8))])
+def test_haar_wrong_shape(digits, X):
+    hf = HaarFeatures((8, 8)).fit(digits[0])
+    with pytest.raises(ValueError, match=r'expected images of shape \(8, 8\)'): hf.transform(X)
+
+
+def test_haar_nan_and_unknown_family(digits):
+    with pytest.raises(ValueError, match='NaN'): HaarFeatures((8, 8)).fit(np.full((2, 64), np.nan))
+    with pytest.raises(ValueError, match='unknown Haar families'): HaarFeatures(families=('blob',)).fit(digits[0])
+
+
+def test_haar_tree_path_only_inference(digits):
+    X, y = digits
+    ht = HaarTreeClassifier(HaarFeatures((8, 8), cell_sizes=(1, 2, 3)), SDTClassifier(max_depth=6, random_state=0)).fit(X[:1000], y[:1000])
+    leaves, lookups = haar_tree_apply(ht.tree_, ht.haar_, X[1000:])
+    np.testing.assert_array_equal(leaves, ht.tree_.apply(ht.haar_.transform(X[1000:])))
+    assert lookups.max() <= 9 * 6
+    assert ht.score(X[1000:], y[1000:]) > 0.6
