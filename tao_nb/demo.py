@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['compare_on_digits', 'format_table', 'history_figure', 'main']
 
-# %% ../nbs/13_demo.ipynb #b909a2e4
+# %% ../nbs/13_demo.ipynb #10a3ed7b
 import argparse
 import time
 from pathlib import Path
@@ -15,7 +15,7 @@ from sklearn.model_selection import train_test_split
 from sklearn.tree import DecisionTreeClassifier
 from .estimators import TAOClassifier
 
-# %% ../nbs/13_demo.ipynb #254bd77a
+# %% ../nbs/13_demo.ipynb #5d242905
 def compare_on_digits(depths=(4, 6, 8, 10), random_state=0):
     "Rows of (depth, method, train acc, test acc, leaves, sweeps, seconds, history) for CART and TAO on digits."
     X, y = load_digits(return_X_y=True)
@@ -43,19 +43,17 @@ def format_table(rows):
                      f"{r['sweeps']:6d} {r['seconds']:8.3f}")
     return "\n".join(lines)
 
-# %% ../nbs/13_demo.ipynb #7c4944ea
+# %% ../nbs/13_demo.ipynb #bb0168b9
 def history_figure(rows, path):
     "Save a figure of TAO's training errors per sweep, one line per depth."
     import matplotlib
     matplotlib.use('Agg', force=False)
     import matplotlib.pyplot as plt
+    from tao_nb.viz import plot_history
     fig, ax = plt.subplots(figsize=(6, 4))
-    for r in rows:
-        if r['history'] is not None:
-            ax.plot(np.arange(len(r['history'])), r['history'], marker='o', label=f"depth {r['depth']}")
-    ax.set_xlabel('sweep (0 = CART tree)'); ax.set_ylabel('training errors (0/1 loss)')
-    ax.set_title('TAO on digits: the training loss never increases'); ax.legend()
-    ax.xaxis.get_major_locator().set_params(integer=True)
+    plot_history({f"depth {r['depth']}": r['history'] for r in rows if r['history'] is not None},
+                 ax=ax, ylabel='training errors (0/1 loss)')
+    ax.set_xlabel('sweep (0 = CART tree)'); ax.set_title('TAO on digits: the training loss never increases')
     fig.tight_layout(); fig.savefig(path, dpi=120); plt.close(fig)
     return Path(path)
 

@@ -5,14 +5,14 @@
 # %% auto #0
 __all__ = ['class_frequencies', 'mean_response', 'tao_level', 'tao_sweep', 'refit_values', 'tree_objective', 'tao']
 
-# %% ../nbs/05_tao.ipynb #b621c41f
+# %% ../nbs/05_tao.ipynb #bd748fc1
 import numpy as np
 from joblib import Parallel, delayed
 from .tree import Tree, Split, group_positions
 from .reduced import child_losses, reduced_problem, zero_one_loss, squared_loss
 from .solvers.axis import best_axis_split
 
-# %% ../nbs/05_tao.ipynb #c97c62e4
+# %% ../nbs/05_tao.ipynb #6cd68d4c
 def class_frequencies(y, current):
     "Leaf value for 0/1 loss: class frequencies of the integer labels `y` (argmax = majority); empty keeps `current`."
     if len(y) == 0: return current
@@ -23,7 +23,7 @@ def mean_response(Y, current):
     if len(Y) == 0: return current
     return np.asarray(Y, dtype=np.float64).reshape(len(Y), -1).mean(0)
 
-# %% ../nbs/05_tao.ipynb #484026e6
+# %% ../nbs/05_tao.ipynb #add4452b
 def _solve_all(solver, jobs, n_jobs):
     "Run `solver` on each job's arguments, through joblib when `n_jobs` asks for parallelism."
     if n_jobs in (None, 1) or len(jobs) <= 1: return [solver(*a) for a in jobs]
@@ -57,7 +57,7 @@ def tao_sweep(tree:Tree, X, Y, loss, fit_leaf, solver, n_jobs=None, on_node=None
         changed += tao_level(tree, X, Y, idx, paths[idx, d].astype(np.int64), loss, fit_leaf, solver, n_jobs, on_node)
     return changed
 
-# %% ../nbs/05_tao.ipynb #fcd14cd1
+# %% ../nbs/05_tao.ipynb #97c738a7
 def refit_values(tree:Tree, X, Y, fit_leaf, paths=None):
     "Refit, in place, the value of every node on the points that reach it (empty nodes keep theirs)."
     paths = tree.decision_paths(X) if paths is None else paths
@@ -70,7 +70,7 @@ def tree_objective(tree:Tree, X, Y, loss, penalty=None):
     "E = sum of the per-point losses + penalty(tree)."
     return float(loss(Y, tree.predict_value(X)).sum()) + (penalty(tree) if penalty is not None else 0.0)
 
-# %% ../nbs/05_tao.ipynb #d1c4bd70
+# %% ../nbs/05_tao.ipynb #e6b3f138
 def tao(tree:Tree,            # initial tree (copied, never modified)
         X, Y,                 # training inputs and targets (integer labels or responses)
         loss=zero_one_loss,   # per-point loss(Y, values)
