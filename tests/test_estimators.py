@@ -6,6 +6,8 @@ from tao_nb.estimators import TAOClassifier, TAORegressor
 
 @parametrize_with_checks([TAOClassifier(max_depth=3, random_state=0),
                           TAOClassifier(max_depth=3, init='random', random_state=0),
+                          TAOClassifier(max_depth=3, node='oblique', C=1.0, random_state=0),
+                          TAORegressor(max_depth=2, node='oblique', C=1.0, random_state=0),
                           TAORegressor(max_depth=3, random_state=0),
                           TAORegressor(max_depth=3, init='random', random_state=0)])
 def test_sklearn_compatible(estimator, check):
