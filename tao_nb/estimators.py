@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['TAOClassifier', 'TAORegressor']
 
-# %% ../nbs/11_estimators.ipynb #b4249ac0
+# %% ../nbs/11_estimators.ipynb #6527d249
 import numbers
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
@@ -17,9 +17,10 @@ from .tree import Tree
 from .tao import tao, class_frequencies, mean_response
 from .reduced import zero_one_loss, squared_loss
 from .solvers.axis import best_axis_split
+from .solvers.oblique import ObliqueSolver, L1Penalty, SURROGATES, standardizer, standardize_tree, unstandardize_tree
 from .pruning import prune as prune_tree
 
-# %% ../nbs/11_estimators.ipynb #78ad7117
+# %% ../nbs/11_estimators.ipynb #18ea9212
 def _check_param(name, value, kind, low, low_inclusive=True):
     "Raise a clear error unless `value` is a `kind` number >= (or >) `low`."
     ok = isinstance(value, kind) and not isinstance(value, bool) and np.isfinite(value) and \
@@ -56,12 +57,16 @@ def _initial_tree(init, X, Y, max_depth, random_state, classes=None, oblique=Fal
         raise ValueError(f"the initial tree predicts {tree.n_values} values per point, but y needs {n_values}")
     return tree
 
-# %% ../nbs/11_estimators.ipynb #fc20440b
+# %% ../nbs/11_estimators.ipynb #fef751fa
 class _BaseTAO(BaseEstimator):
     "What TAO classification and regression share: parameters, validation, init, the loop, pruning."
     def __init__(self,
                  max_depth=8,       # depth of the initial tree ('cart' or 'random' init)
                  init='cart',       # 'cart', 'random', a fitted tree estimator, or a `Tree`
+                 node='axis',       # 'axis' (exact axis-aligned nodes) or 'oblique' (sparse oblique nodes)
+                 C=1.0,             # oblique nodes: lambda = 1/C in E = loss + lambda * sum ||w_i||_1 (standardized inputs)
+                 solver='liblinear',# oblique nodes: 'liblinear' (fast) or 'cvxpy' (exact, certified; slow)
+                 surrogate='svm',   # oblique nodes: 'svm' (L1 squared-hinge SVM), 'logistic', 'hinge' (cvxpy only)
                  max_iter=14,       # maximum number of TAO sweeps (the paper: 14)
                  tol=5e-3,          # stop when the objective decreases by less than this fraction (paper: 0.5%)
                  prune=True,        # remove dead branches and pure subtrees after the last sweep
@@ -69,28 +74,46 @@ class _BaseTAO(BaseEstimator):
                  random_state=None, # seed for CART / random initialization
                 ):
         self.max_depth, self.init, self.max_iter, self.tol = max_depth, init, max_iter, tol
+        self.node, self.C, self.solver, self.surrogate = node, C, solver, surrogate
         self.prune, self.n_jobs, self.random_state = prune, n_jobs, random_state
 
     def _validate_params(self):
         _check_param('max_depth', self.max_depth, numbers.Integral, 1)
         _check_param('max_iter', self.max_iter, numbers.Integral, 0)
         _check_param('tol', self.tol, numbers.Real, 0)
+        _check_param('C', self.C, numbers.Real, 0, low_inclusive=False)
+        if self.node not in ('axis', 'oblique'): raise ValueError(f"node must be 'axis' or 'oblique'; got {self.node!r}")
+        if self.solver not in ('liblinear', 'cvxpy'): raise ValueError(f"solver must be 'liblinear' or 'cvxpy'; got {self.solver!r}")
+        if self.surrogate not in SURROGATES: raise ValueError(f"surrogate must be one of {SURROGATES}; got {self.surrogate!r}")
+        if self.surrogate == 'hinge' and self.solver != 'cvxpy': raise ValueError("surrogate='hinge' needs solver='cvxpy'")
 
     def _node_setup(self):
         "(node solver, penalty, oblique?) of this estimator's TAO problem."
-        return best_axis_split, None, False
+        if self.node == 'axis': return best_axis_split, None, False
+        return ObliqueSolver(self.C, self.surrogate, self.solver), L1Penalty(self.C), True
 
     def _fit_tree(self, X, Y, classes=None):
         "Initial tree, TAO, pruning; sets `initial_tree_`, `tree_`, `history_`, `n_iter_`."
         loss, fit_leaf = (zero_one_loss, class_frequencies) if classes is not None else (squared_loss, mean_response)
         solver, penalty, oblique = self._node_setup()
-        tree0 = _initial_tree(self.init, X, Y, self.max_depth, self.random_state, classes, oblique)
-        if oblique and not tree0.is_oblique: tree0 = tree0.to_oblique()
-        tree, self.history_ = tao(tree0, X, Y, loss=loss, fit_leaf=fit_leaf, solver=solver, penalty=penalty,
-                                  max_iter=self.max_iter, tol=self.tol, n_jobs=self.n_jobs)
+        if not oblique:
+            tree0 = _initial_tree(self.init, X, Y, self.max_depth, self.random_state, classes, oblique)
+            tree, self.history_ = tao(tree0, X, Y, loss=loss, fit_leaf=fit_leaf, solver=solver, penalty=penalty,
+                                      max_iter=self.max_iter, tol=self.tol, n_jobs=self.n_jobs)
+            self.initial_tree_ = tree0
+            self.tree_ = prune_tree(tree, X, Y, fit_leaf) if self.prune else tree
+        else:  # TAO in standardized coordinates z = (x - mean)/scale; the trees are mapped back to raw x
+            self.x_mean_, self.x_scale_ = mu, sd = standardizer(X)
+            Z = (X - mu) / sd
+            if isinstance(self.init, str):
+                z0 = _initial_tree(self.init, Z, Y, self.max_depth, self.random_state, classes, True)
+                z0 = z0 if z0.is_oblique else z0.to_oblique()
+            else: z0 = standardize_tree(_initial_tree(self.init, X, Y, self.max_depth, self.random_state, classes, True), mu, sd)
+            tree, self.history_ = tao(z0, Z, Y, loss=loss, fit_leaf=fit_leaf, solver=solver, penalty=penalty,
+                                      max_iter=self.max_iter, tol=self.tol, n_jobs=self.n_jobs)
+            if self.prune: tree = prune_tree(tree, Z, Y, fit_leaf)
+            self.initial_tree_, self.tree_ = unstandardize_tree(z0, mu, sd), unstandardize_tree(tree, mu, sd)
         self.n_iter_ = len(self.history_) - 1
-        self.initial_tree_ = tree0
-        self.tree_ = prune_tree(tree, X, Y, fit_leaf) if self.prune else tree
         return self
 
     def _validated(self, X):
@@ -102,7 +125,7 @@ class _BaseTAO(BaseEstimator):
         X = self._validated(X)
         return self.tree_.apply(X)
 
-# %% ../nbs/11_estimators.ipynb #9dc533dd
+# %% ../nbs/11_estimators.ipynb #0fc802f7
 class TAOClassifier(ClassifierMixin, _BaseTAO):
     "Classification tree optimized by Tree Alternating Optimization (Carreira-Perpiñán & Tavallali, 2018)."
     def fit(self, X, y):
@@ -125,7 +148,7 @@ class TAOClassifier(ClassifierMixin, _BaseTAO):
         proba = self.predict_proba(X)
         return self.classes_[proba.argmax(1)]
 
-# %% ../nbs/11_estimators.ipynb #36803335
+# %% ../nbs/11_estimators.ipynb #a1270889
 class TAORegressor(RegressorMixin, _BaseTAO):
     "(Multi-response) regression tree optimized by TAO on the squared error; leaves predict means."
     def fit(self, X, y):

@@ -7,6 +7,8 @@ from tao_nb.nongreedy import NonGreedyTreeClassifier
 
 @parametrize_with_checks([TAOClassifier(max_depth=3, random_state=0),
                           TAOClassifier(max_depth=3, init='random', random_state=0),
+                          TAOClassifier(max_depth=3, node='oblique', C=1.0, random_state=0),
+                          TAORegressor(max_depth=2, node='oblique', C=1.0, random_state=0),
                           TAORegressor(max_depth=3, random_state=0),
                           TAORegressor(max_depth=3, init='random', random_state=0),
                           NonGreedyTreeClassifier(max_depth=3, epochs=5, random_state=0),

@@ -1,0 +1,123 @@
+"""Sparse oblique TAO: monotone objective over many seeds (both backends), solver agreement, path monotonicity, bad input."""
+import numpy as np
+import pytest
+from sklearn.datasets import load_digits
+from sklearn.tree import DecisionTreeClassifier
+
+from tao_nb.tree import Tree, Split
+from tao_nb.tao import tao
+from tao_nb.solvers.oblique import (ObliqueSolver, L1Penalty, fit_liblinear, fit_cvxpy, node_objective,
+                                    standardizer, standardize_tree, unstandardize_tree)
+from tao_nb.path import tao_path
+from tao_nb.estimators import TAOClassifier, TAORegressor
+
+X_DIG, Y_DIG = load_digits(return_X_y=True)
+MU, SD = standardizer(X_DIG)
+Z_DIG = (X_DIG - MU) / SD
+
+
+@pytest.mark.parametrize('seed', range(40))
+def test_objective_monotone_liblinear(seed):
+    "E = 0/1 loss + lambda * sum ||w||_1 never increases across sweeps (CART or random start, svm or logistic)."
+    rng = np.random.default_rng(seed)
+    idx = rng.choice(len(Y_DIG), 400, replace=False)
+    Z, y = Z_DIG[idx], Y_DIG[idx]
+    depth, C = int(rng.integers(2, 7)), float(10 ** rng.uniform(-1.5, 1.5))
+    if seed % 2: tree = Tree.random(depth, Z, np.eye(10)[y], oblique=True, random_state=seed)
+    else: tree = standardize_tree(Tree.from_sklearn(DecisionTreeClassifier(max_depth=depth, random_state=seed).fit(Z, y)), 0 * MU, 0 * SD + 1)
+    surrogate = 'svm' if seed % 4 < 2 else 'logistic'
+    _, hist = tao(tree, Z, y, solver=ObliqueSolver(C, surrogate), penalty=L1Penalty(C), max_iter=6, tol=0)
+    assert (np.diff(hist) <= 1e-9 * hist[0]).all(), hist
+
+
+@pytest.mark.parametrize('seed', range(6))
+def test_objective_monotone_cvxpy(seed):
+    "The same with the exact CVXPY node solver (small problems)."
+    rng = np.random.default_rng(100 + seed)
+    idx = rng.choice(len(Y_DIG), 120, replace=False)
+    Z, y = Z_DIG[idx][:, ::4], Y_DIG[idx] % 3
+    C = float(10 ** rng.uniform(-1, 1))
+    tree = Tree.random(2, Z, np.eye(3)[y], oblique=True, random_state=seed)
+    surrogate = ('svm', 'logistic', 'hinge')[seed % 3]
+    _, hist = tao(tree, Z, y, solver=ObliqueSolver(C, surrogate, 'cvxpy'), penalty=L1Penalty(C), max_iter=3, tol=0)
+    assert (np.diff(hist) <= 1e-9 * hist[0]).all(), hist
+
+
+@pytest.mark.parametrize('seed', range(4))
+def test_backends_agree(seed):
+    "liblinear and CVXPY reach the same surrogate objective (1e-4 relative) with real-valued weights."
+    rng = np.random.default_rng(seed)
+    idx = rng.choice(len(Y_DIG), 300, replace=False)
+    Z, lab = Z_DIG[idx], (Y_DIG[idx] == seed).astype(int)
+    wt = rng.exponential(size=len(lab))
+    surrogate = ('svm', 'logistic')[seed % 2]
+    fl = fit_liblinear(Z, lab, wt, 1.0, surrogate, tol=1e-8, max_iter=100_000)
+    fc = fit_cvxpy(Z, lab, wt, 1.0, surrogate)
+    assert abs(fl.objective - fc.objective) <= 1e-4 * fc.objective
+    assert fc.rel_gap <= 1e-4 and fl.objective >= fc.dual - 1e-9 * fc.objective
+
+
+def test_one_class_node_keeps_optimal_parameters():
+    "A node whose reduced problem has one class: no crash; w = 0 (all to that side) is kept once reached."
+    sol = ObliqueSolver(1.0)
+    X = np.random.default_rng(0).normal(size=(20, 4)); lab = np.zeros(20, int); w = np.ones(20)
+    new = sol(X, lab, w, Split(-1, np.array([0., 1., 0., 0.]), 5.0))   # already sends all left, but pays lambda
+    assert new is not None and not new.weights.any() and not (X @ new.weights > new.threshold).any()
+    assert sol(X, lab, w, new) is None
+    assert sol(X, lab, w * 0.5, Split(-1, np.zeros(4), 1.0)) is None
+
+
+def test_rejection_never_worse_with_real_weights():
+    rng = np.random.default_rng(1)
+    for _ in range(50):
+        X = rng.normal(size=(40, 5)); lab = (X[:, 1] > 0).astype(int) ^ (rng.random(40) < 0.2)
+        wt = rng.exponential(size=40); C = float(10 ** rng.uniform(-2, 2))
+        cur = Split(-1, rng.normal(size=5), float(rng.normal()))
+        sol = ObliqueSolver(C, 'logistic')
+        new = sol(X, lab, wt, cur)
+        if new is not None:
+            assert node_objective(X, lab, wt, new.weights, new.threshold, sol.lam) < \
+                   node_objective(X, lab, wt, cur.weights, cur.threshold, sol.lam)
+
+
+def test_path_monotone_and_bad_input():
+    idx = np.random.default_rng(0).choice(len(Y_DIG), 600, replace=False)
+    p = tao_path(X_DIG[idx], Y_DIG[idx], np.logspace(1, -1.5, 5), max_depth=5, progress=False)
+    assert all((np.diff(h) <= 1e-9 * h[0]).all() for h in p.histories)
+    nnz, splits = p['nonzeros'], p['internal']
+    # report rather than hide: ties allowed, count increases
+    assert (np.diff(nnz) <= 0).sum() >= len(nnz) - 2 and (np.diff(splits) <= 0).sum() >= len(splits) - 2, (nnz, splits)
+    with pytest.raises(ValueError, match='Cs must be finite'): tao_path(X_DIG, Y_DIG, [1.0, -1.0])
+    with pytest.raises(ValueError, match='decreasing'): tao_path(X_DIG, Y_DIG, [0.1, 1.0])
+
+
+@pytest.mark.parametrize('C', [0, -1.0, np.inf, np.nan, 'a'])
+def test_estimator_rejects_bad_C(C):
+    with pytest.raises(ValueError, match='C must be'):
+        TAOClassifier(node='oblique', C=C, max_depth=2).fit(X_DIG[:100], Y_DIG[:100])
+
+
+def test_estimator_raw_predictions_and_pickle():
+    import pickle
+    clf = TAOClassifier(max_depth=4, node='oblique', C=1.0, random_state=0).fit(X_DIG, Y_DIG)
+    Z = (X_DIG - clf.x_mean_) / clf.x_scale_
+    std = standardize_tree(clf.tree_, clf.x_mean_, clf.x_scale_)
+    np.testing.assert_array_equal(clf.tree_.apply(X_DIG), std.apply(Z))
+    np.testing.assert_array_equal(pickle.loads(pickle.dumps(clf)).predict(X_DIG), clf.predict(X_DIG))
+    again = TAOClassifier(max_depth=4, node='oblique', C=1.0, random_state=0).fit(X_DIG, Y_DIG)
+    np.testing.assert_array_equal(again.tree_.W, clf.tree_.W)
+    Xc = X_DIG.copy(); TAOClassifier(max_depth=2, node='oblique').fit(Xc, Y_DIG); np.testing.assert_array_equal(Xc, X_DIG)
+
+
+def test_regressor_oblique_with_real_weights():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 5)); y = np.where(X[:, 0] + X[:, 1] > 0, 3.0, -1.0) + 0.1 * rng.normal(size=300)
+    reg = TAORegressor(max_depth=2, node='oblique', C=0.1, random_state=0).fit(X, y)
+    assert (np.diff(reg.history_) <= 1e-9 * reg.history_[0]).all()
+    assert ((reg.predict(X) - y) ** 2).mean() < 0.5
+
+
+def test_parallel_equals_serial():
+    a = TAOClassifier(max_depth=4, node='oblique', C=1.0, random_state=0, n_jobs=1).fit(X_DIG[:500], Y_DIG[:500])
+    b = TAOClassifier(max_depth=4, node='oblique', C=1.0, random_state=0, n_jobs=2).fit(X_DIG[:500], Y_DIG[:500])
+    np.testing.assert_array_equal(a.tree_.W, b.tree_.W)
