@@ -11,7 +11,8 @@ from sklearn.tree import DecisionTreeClassifier
 from tao_nb.tree import Tree
 from tao_nb.tao import tao, tao_sweep, class_frequencies
 from tao_nb.reduced import zero_one_loss
-from tao_nb.solvers.oblique import ObliqueSolver, L1Penalty, fit_liblinear, standardizer
+from tao_nb.solvers.oblique import ObliqueSolver, L1Penalty, fit_liblinear
+from tao_nb.tree import standardizer
 from tao_nb.path import tao_path
 
 

@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['TAOClassifier', 'TAORegressor']
 
-# %% ../nbs/11_estimators.ipynb #6527d249
+# %% ../nbs/11_estimators.ipynb #857b395b
 import numbers
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
@@ -17,10 +17,11 @@ from .tree import Tree
 from .tao import tao, class_frequencies, mean_response
 from .reduced import zero_one_loss, squared_loss
 from .solvers.axis import best_axis_split
-from .solvers.oblique import ObliqueSolver, L1Penalty, SURROGATES, standardizer, standardize_tree, unstandardize_tree
+from .solvers.oblique import ObliqueSolver, L1Penalty, SURROGATES
+from .tree import standardizer, standardize_tree, unstandardize_tree
 from .pruning import prune as prune_tree
 
-# %% ../nbs/11_estimators.ipynb #18ea9212
+# %% ../nbs/11_estimators.ipynb #a19265ad
 def _check_param(name, value, kind, low, low_inclusive=True):
     "Raise a clear error unless `value` is a `kind` number >= (or >) `low`."
     ok = isinstance(value, kind) and not isinstance(value, bool) and np.isfinite(value) and \
@@ -57,7 +58,7 @@ def _initial_tree(init, X, Y, max_depth, random_state, classes=None, oblique=Fal
         raise ValueError(f"the initial tree predicts {tree.n_values} values per point, but y needs {n_values}")
     return tree
 
-# %% ../nbs/11_estimators.ipynb #fef751fa
+# %% ../nbs/11_estimators.ipynb #2c99bd7c
 class _BaseTAO(BaseEstimator):
     "What TAO classification and regression share: parameters, validation, init, the loop, pruning."
     def __init__(self,
@@ -125,7 +126,7 @@ class _BaseTAO(BaseEstimator):
         X = self._validated(X)
         return self.tree_.apply(X)
 
-# %% ../nbs/11_estimators.ipynb #0fc802f7
+# %% ../nbs/11_estimators.ipynb #18e8ee0e
 class TAOClassifier(ClassifierMixin, _BaseTAO):
     "Classification tree optimized by Tree Alternating Optimization (Carreira-Perpiñán & Tavallali, 2018)."
     def fit(self, X, y):
@@ -148,7 +149,7 @@ class TAOClassifier(ClassifierMixin, _BaseTAO):
         proba = self.predict_proba(X)
         return self.classes_[proba.argmax(1)]
 
-# %% ../nbs/11_estimators.ipynb #a1270889
+# %% ../nbs/11_estimators.ipynb #05050707
 class TAORegressor(RegressorMixin, _BaseTAO):
     "(Multi-response) regression tree optimized by TAO on the squared error; leaves predict means."
     def fit(self, X, y):

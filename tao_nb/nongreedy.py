@@ -6,7 +6,7 @@
 __all__ = ['complete_paths', 'leaf_penalties', 'leaf_log_losses', 'reached_leaf', 'loss_augmented', 'sign_vectors',
            'surrogate_step', 'complete_from_tree', 'to_tree', 'NonGreedyTreeClassifier']
 
-# %% ../nbs/10_nongreedy.ipynb #c785d18f
+# %% ../nbs/10_nongreedy.ipynb #c707e8d1
 import numbers
 import numpy as np
 from scipy.special import logsumexp, softmax
@@ -15,9 +15,9 @@ from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
-from .tree import Tree
+from .tree import Tree, standardizer, standardize_tree, unstandardize_tree
 
-# %% ../nbs/10_nongreedy.ipynb #c0186861
+# %% ../nbs/10_nongreedy.ipynb #eee3e6d8
 def complete_paths(depth):
     "Ancestors (m+1, d) and directions (+1 right, -1 left) of each leaf of the complete tree of depth `depth`."
     m = 2 ** depth - 1
@@ -30,7 +30,7 @@ def complete_paths(depth):
             node = parent
     return anc, dirs
 
-# %% ../nbs/10_nongreedy.ipynb #9b23d42c
+# %% ../nbs/10_nongreedy.ipynb #8b818bba
 def leaf_penalties(S):
     "pen (n, m+1): for each leaf, the sum of |s_i| over the nodes on its path whose sign disagrees with it."
     n, m = S.shape
@@ -77,7 +77,7 @@ def loss_augmented(S, L, fast=False):
     best = scores.argmax(1)
     return cand[rows, best], scores[rows, best]
 
-# %% ../nbs/10_nongreedy.ipynb #25182dbb
+# %% ../nbs/10_nongreedy.ipynb #3afabb51
 def _follow(g, m):
     "Leaf index reached by the sign vector g (n, m)."
     node = np.zeros(len(g), dtype=np.int64)
@@ -86,7 +86,7 @@ def _follow(g, m):
         node[inner] = 2 * node[inner] + 1 + (g[inner, node[inner]] > 0)
     return node - m
 
-# %% ../nbs/10_nongreedy.ipynb #f0ad62c7
+# %% ../nbs/10_nongreedy.ipynb #5fb9fdc0
 def sign_vectors(S, leaves, anc, dirs):
     "sgn(S) (0 counts as left) with the bits on each point's path to `leaves` forced to that path."
     g = np.where(S > 0, 1.0, -1.0)
@@ -117,7 +117,7 @@ def surrogate_step(W, Theta, Xa, y, nu, lr, anc, dirs, fast=True, assigned=None,
     W *= np.minimum(1.0, np.sqrt(nu) / np.maximum(norms, 1e-300))[:, None]
     return float(bound.mean())
 
-# %% ../nbs/10_nongreedy.ipynb #1d1c8837
+# %% ../nbs/10_nongreedy.ipynb #6a357b8d
 def complete_from_tree(tree:Tree, depth, eps=1e-2):
     "(W (m, D+1), Theta (m+1, K)) of the complete depth-`depth` tree equivalent to `tree` (of depth <= `depth`)."
     if tree.max_depth > depth: raise ValueError(f"the tree has depth {tree.max_depth} > {depth}")
@@ -138,19 +138,17 @@ def complete_from_tree(tree:Tree, depth, eps=1e-2):
         stack += [(int(tree.left[i]), 2 * pos + 1), (int(tree.right[i]), 2 * pos + 2)]
     return W, np.log(values[m:] + eps)
 
-def to_tree(W, Theta, mean=None, scale=None):
-    "The complete oblique `Tree` of (W, Theta) on raw inputs x, if W acts on (x - mean) / scale."
+def to_tree(W, Theta):
+    "The complete oblique `Tree` with decision rows W = [w, -b] and leaf logits Theta (leaf values = softmax)."
     m, D1 = W.shape
-    w, b = W[:, :-1].copy(), W[:, -1].copy()
-    if scale is not None: w = w / scale; b = b - w @ mean    # w.((x-mu)/sd) + b = (w/sd).x + b - (w/sd).mu
     n = 2 * m + 1
     left = np.r_[2 * np.arange(m) + 1, np.full(m + 1, -1)]; right = np.r_[2 * np.arange(m) + 2, np.full(m + 1, -1)]
-    Wt = np.zeros((n, D1 - 1)); Wt[:m] = w
+    Wt = np.zeros((n, D1 - 1)); Wt[:m] = W[:, :-1]
     value = np.zeros((n, Theta.shape[1])); value[m:] = softmax(Theta, axis=1)
     value[:m] = value[m:].mean(0)
-    return Tree(left, right, np.r_[-b, np.zeros(m + 1)], value, W=Wt)
+    return Tree(left, right, np.r_[-W[:, -1], np.zeros(m + 1)], value, W=Wt)
 
-# %% ../nbs/10_nongreedy.ipynb #c0e8bd0a
+# %% ../nbs/10_nongreedy.ipynb #579115a2
 class NonGreedyTreeClassifier(ClassifierMixin, BaseEstimator):
     "Oblique tree trained non-greedily by SGD on the convex-concave upper bound (Norouzi et al., 2015)."
     def __init__(self,
@@ -187,15 +185,14 @@ class NonGreedyTreeClassifier(ClassifierMixin, BaseEstimator):
         self.classes_, y = np.unique(y, return_inverse=True)
         if len(self.classes_) < 2: raise ValueError(f"{type(self).__name__} needs at least two classes; got one class")
         rng = check_random_state(self.random_state)
-        self.mean_, self.scale_ = X.mean(0), X.std(0)
-        self.scale_[self.scale_ == 0] = 1.0
+        self.mean_, self.scale_ = standardizer(X)
         Z = (X - self.mean_) / self.scale_
         Za = np.c_[Z, np.ones(len(Z))]
         if isinstance(self.init, str) and self.init == 'cart':
             init_tree = Tree.from_sklearn(DecisionTreeClassifier(max_depth=self.max_depth, random_state=rng.randint(2**31 - 1)).fit(Z, y))
         elif isinstance(self.init, Tree) or hasattr(self.init, 'tree_'):
             t = self.init if isinstance(self.init, Tree) else (self.init.tree_ if isinstance(self.init.tree_, Tree) else Tree.from_sklearn(self.init))
-            init_tree = _standardized(t, self.mean_, self.scale_)
+            init_tree = standardize_tree(t, self.mean_, self.scale_)
         else: raise ValueError(f"init must be 'cart', a Tree or a fitted tree estimator; got {self.init!r}")
         if init_tree.n_values != len(self.classes_): raise ValueError("the initial tree predicts a different number of classes")
         W, Theta = complete_from_tree(init_tree, max(self.max_depth, init_tree.max_depth))
@@ -219,7 +216,7 @@ class NonGreedyTreeClassifier(ClassifierMixin, BaseEstimator):
                                velocity=vel, momentum=self.momentum)
         self.history_ = np.array(history)
         self.W_, self.Theta_ = best[1], best[2]
-        self.tree_ = to_tree(self.W_, self.Theta_, self.mean_, self.scale_)
+        self.tree_ = unstandardize_tree(to_tree(self.W_, self.Theta_), self.mean_, self.scale_)
         self.n_features_in_ = X.shape[1]
         return self
 
@@ -242,15 +239,3 @@ class NonGreedyTreeClassifier(ClassifierMixin, BaseEstimator):
         "Predicted class labels."
         proba = self.predict_proba(X)
         return self.classes_[proba.argmax(1)]
-
-def _standardized(tree:Tree, mean, scale):
-    "The same tree acting on standardized inputs (x - mean) / scale."
-    t = tree.copy()
-    inner = ~t.is_leaf
-    if t.is_oblique:
-        t.threshold[inner] = t.threshold[inner] - t.W[inner] @ mean
-        t.W[inner] = t.W[inner] * scale
-    else:
-        f = t.feature[inner]
-        t.threshold[inner] = (t.threshold[inner] - mean[f]) / scale[f]
-    return t

@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['select_index', 'TAOPath', 'tao_path']
 
-# %% ../nbs/07_sparse_oblique.ipynb #69fc77a4
+# %% ../nbs/07_sparse_oblique.ipynb #975ce6cc
 import time
 import numpy as np
 from sklearn.model_selection import train_test_split
@@ -15,9 +15,10 @@ from sklearn.utils.validation import check_X_y, check_array
 from .tree import Tree
 from .tao import tao
 from .pruning import prune
-from .solvers.oblique import ObliqueSolver, L1Penalty, standardizer, standardize_tree, unstandardize_tree
+from .solvers.oblique import ObliqueSolver, L1Penalty
+from .tree import standardizer, standardize_tree, unstandardize_tree
 
-# %% ../nbs/07_sparse_oblique.ipynb #dd907726
+# %% ../nbs/07_sparse_oblique.ipynb #f7228a07
 def select_index(val_error,  # (K,) validation error of each tree on the path
                  nonzeros,   # (K,) nonzero weights of each tree
                  n_val,      # number of validation points
@@ -29,7 +30,7 @@ def select_index(val_error,  # (K,) validation error of each tree on the path
     near = np.flatnonzero(val_error <= best + width + 1e-12)
     return int(near[np.lexsort((val_error[near], nonzeros[near]))[0]])
 
-# %% ../nbs/07_sparse_oblique.ipynb #89733f27
+# %% ../nbs/07_sparse_oblique.ipynb #ba8ce3e1
 class TAOPath:
     "The result of `tao_path`: one tree per C (on raw inputs), their measures, and the selected one."
     def __init__(self, Cs, trees, records, histories, best_index, classes, x_mean, x_scale):
@@ -56,7 +57,7 @@ class TAOPath:
         return '\n'.join(lines)
     def __repr__(self): return f"TAOPath({len(self.Cs)} values of C, selected C={self.best_C:.4g})"
 
-# %% ../nbs/07_sparse_oblique.ipynb #3fb838d6
+# %% ../nbs/07_sparse_oblique.ipynb #5ebabe6f
 def _progress(k, n, msg, width=20):
     done = int(width * k / n)
     print(f"\r[{'#' * done}{'.' * (width - done)}] {k}/{n} {msg}", end='' if k < n else '\n', flush=True)

@@ -5,11 +5,11 @@
 # %% auto #0
 __all__ = ['zero_one_loss', 'squared_loss', 'child_losses', 'reduced_problem', 'reduced_loss']
 
-# %% ../nbs/02_reduced_problem.ipynb #dfe466f3
+# %% ../nbs/02_reduced_problem.ipynb #cd403537
 import numpy as np
 from .tree import Tree
 
-# %% ../nbs/02_reduced_problem.ipynb #adb90ab8
+# %% ../nbs/02_reduced_problem.ipynb #6034dd2f
 def zero_one_loss(y, values):
     "Per-point 0/1 loss of leaf `values` (class frequencies; prediction = argmax) for integer labels `y`."
     return (np.asarray(values).argmax(1) != y).astype(np.float64)
@@ -17,9 +17,9 @@ def zero_one_loss(y, values):
 def squared_loss(Y, values):
     "Per-point squared error summed over responses: ||y_n - value||^2."
     Y = np.asarray(Y, dtype=np.float64)
-    return ((Y.reshape(len(Y), -1) - values) ** 2).sum(1)
+    return ((Y.reshape(np.shape(values)) - values) ** 2).sum(1)
 
-# %% ../nbs/02_reduced_problem.ipynb #0c6bc6f0
+# %% ../nbs/02_reduced_problem.ipynb #40c18a95
 def child_losses(tree:Tree, X, Y, idx, nodes, loss):
     "Losses (left, right) of points `X[idx]`, each at decision node `nodes[k]`, if sent to either child."
     idx, nodes = np.asarray(idx), np.asarray(nodes)

@@ -5,14 +5,14 @@
 # %% auto #0
 __all__ = ['class_frequencies', 'mean_response', 'tao_level', 'tao_sweep', 'refit_values', 'tree_objective', 'tao']
 
-# %% ../nbs/05_tao.ipynb #bd748fc1
+# %% ../nbs/05_tao.ipynb #aa5554fe
 import numpy as np
 from joblib import Parallel, delayed
 from .tree import Tree, Split, group_positions
 from .reduced import child_losses, reduced_problem, zero_one_loss, squared_loss
 from .solvers.axis import best_axis_split
 
-# %% ../nbs/05_tao.ipynb #6cd68d4c
+# %% ../nbs/05_tao.ipynb #c70e82bc
 def class_frequencies(y, current):
     "Leaf value for 0/1 loss: class frequencies of the integer labels `y` (argmax = majority); empty keeps `current`."
     if len(y) == 0: return current
@@ -23,7 +23,7 @@ def mean_response(Y, current):
     if len(Y) == 0: return current
     return np.asarray(Y, dtype=np.float64).reshape(len(Y), -1).mean(0)
 
-# %% ../nbs/05_tao.ipynb #add4452b
+# %% ../nbs/05_tao.ipynb #635c20f2
 def _solve_all(solver, jobs, n_jobs):
     "Run `solver` on each job's arguments, through joblib when `n_jobs` asks for parallelism."
     if n_jobs in (None, 1) or len(jobs) <= 1: return [solver(*a) for a in jobs]
@@ -39,11 +39,17 @@ def tao_level(tree:Tree, X, Y, idx, nodes, loss, fit_leaf, solver, n_jobs=None, 
     label, weight = reduced_problem(*child_losses(tree, X, Y, ii, inn, loss))
     care = weight > 0
     ci, cn, cl, cw = ii[care], inn[care], label[care], weight[care]
-    groups = group_positions(cn)
-    jobs = [(X[ci[pos]], cl[pos], cw[pos], tree.get_split(node)) for node, pos in groups]
+    groups = dict(group_positions(cn))
+    none = np.arange(0)
+    # every decision node that points reach: one with no care point still gets a (trivial) problem, so
+    # a penalized solver can shrink its weights to zero without changing the training loss
+    level = np.unique(inn).tolist()
+    jobs = [(X[ci[groups.get(node, none)]], cl[groups.get(node, none)], cw[groups.get(node, none)], tree.get_split(node))
+            for node in level]
     new_splits = _solve_all(solver, jobs, n_jobs)
     changed = 0
-    for (node, pos), job, new in zip(groups, jobs, new_splits):
+    for node, job, new in zip(level, jobs, new_splits):
+        pos = groups.get(node, none)
         if on_node is not None: on_node(tree, node, ci[pos], cl[pos], cw[pos], job[3], new)
         if new is not None: tree.set_split(node, new); changed += 1
     return changed
@@ -57,7 +63,7 @@ def tao_sweep(tree:Tree, X, Y, loss, fit_leaf, solver, n_jobs=None, on_node=None
         changed += tao_level(tree, X, Y, idx, paths[idx, d].astype(np.int64), loss, fit_leaf, solver, n_jobs, on_node)
     return changed
 
-# %% ../nbs/05_tao.ipynb #97c738a7
+# %% ../nbs/05_tao.ipynb #fbcef5be
 def refit_values(tree:Tree, X, Y, fit_leaf, paths=None):
     "Refit, in place, the value of every node on the points that reach it (empty nodes keep theirs)."
     paths = tree.decision_paths(X) if paths is None else paths
@@ -70,7 +76,7 @@ def tree_objective(tree:Tree, X, Y, loss, penalty=None):
     "E = sum of the per-point losses + penalty(tree)."
     return float(loss(Y, tree.predict_value(X)).sum()) + (penalty(tree) if penalty is not None else 0.0)
 
-# %% ../nbs/05_tao.ipynb #e6b3f138
+# %% ../nbs/05_tao.ipynb #b97efc88
 def tao(tree:Tree,            # initial tree (copied, never modified)
         X, Y,                 # training inputs and targets (integer labels or responses)
         loss=zero_one_loss,   # per-point loss(Y, values)

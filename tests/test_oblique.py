@@ -4,10 +4,9 @@ import pytest
 from sklearn.datasets import load_digits
 from sklearn.tree import DecisionTreeClassifier
 
-from tao_nb.tree import Tree, Split
+from tao_nb.tree import Tree, Split, standardizer, standardize_tree, unstandardize_tree
 from tao_nb.tao import tao
-from tao_nb.solvers.oblique import (ObliqueSolver, L1Penalty, fit_liblinear, fit_cvxpy, node_objective,
-                                    standardizer, standardize_tree, unstandardize_tree)
+from tao_nb.solvers.oblique import ObliqueSolver, L1Penalty, fit_liblinear, fit_cvxpy, node_objective
 from tao_nb.path import tao_path
 from tao_nb.estimators import TAOClassifier, TAORegressor
 

@@ -4,10 +4,9 @@
 
 # %% auto #0
 __all__ = ['SURROGATES', 'surrogate_loss', 'SurrogateFit', 'surrogate_objective', 'dual_bound', 'fit_liblinear', 'fit_cvxpy',
-           'best_threshold', 'node_objective', 'ObliqueSolver', 'L1Penalty', 'standardizer', 'standardize_tree',
-           'unstandardize_tree']
+           'best_threshold', 'node_objective', 'ObliqueSolver', 'L1Penalty']
 
-# %% ../../nbs/04_oblique_solver.ipynb #f486bff7
+# %% ../../nbs/04_oblique_solver.ipynb #6240aabb
 import warnings
 from typing import NamedTuple
 import numpy as np
@@ -17,7 +16,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.svm import LinearSVC
 from ..tree import Tree, Split
 
-# %% ../../nbs/04_oblique_solver.ipynb #2f8c848a
+# %% ../../nbs/04_oblique_solver.ipynb #3d22cb62
 SURROGATES = ('svm', 'logistic', 'hinge')
 
 def surrogate_loss(z, surrogate='svm'):
@@ -40,7 +39,7 @@ def _conjugate(beta, surrogate):
     if surrogate == 'logistic': return xlogy(-beta, -beta) + xlogy(1 + beta, 1 + beta)
     return beta
 
-# %% ../../nbs/04_oblique_solver.ipynb #f6290919
+# %% ../../nbs/04_oblique_solver.ipynb #57e2db33
 class SurrogateFit(NamedTuple):
     "A surrogate solution: go right iff `x @ w > b`; its objective and a certified lower bound."
     w: np.ndarray        # weights
@@ -70,7 +69,7 @@ def dual_bound(X, label, weight, w, c, C, surrogate='svm', intercept_scaling=1.0
     if surrogate != 'svm': beta = np.clip(beta, -1.0, 0.0)
     return float(-(Ct * _conjugate(np.minimum(beta, 0.0), surrogate)).sum())
 
-# %% ../../nbs/04_oblique_solver.ipynb #fb4e7450
+# %% ../../nbs/04_oblique_solver.ipynb #2aaa19e5
 def _check_problem(X, label, weight):
     X = np.asarray(X, dtype=np.float64); label = (np.asarray(label) == 1).astype(np.int64)
     weight = np.asarray(weight, dtype=np.float64)
@@ -101,7 +100,7 @@ def fit_liblinear(X,                   # (m, D) inputs of the node's points
     args = (X, label, weight, w, c, C, surrogate, intercept_scaling)
     return SurrogateFit(w, -c, surrogate_objective(*args), dual_bound(*args), 'liblinear')
 
-# %% ../../nbs/04_oblique_solver.ipynb #1d88c8ea
+# %% ../../nbs/04_oblique_solver.ipynb #bef83ae3
 def fit_cvxpy(X, label, weight, C=1.0,
               surrogate='svm',       # 'svm' (squared hinge), 'logistic' or 'hinge' (an LP)
               intercept_scaling=1.0, # the bias pays |c|/intercept_scaling (as liblinear)
@@ -134,7 +133,7 @@ def fit_cvxpy(X, label, weight, C=1.0,
         dual = max(dual, dual_bound(*args, u=nu), dual_bound(*args, u=-nu))
     return SurrogateFit(wv, -cv, surrogate_objective(*args), dual, str(prob.status))
 
-# %% ../../nbs/04_oblique_solver.ipynb #59927255
+# %% ../../nbs/04_oblique_solver.ipynb #dd122c50
 def best_threshold(scores,      # (m,) scores w @ x_n
                    label,       # (m,) pseudo-labels, 1 = right
                    weight,      # (m,) nonnegative weights
@@ -158,7 +157,7 @@ def node_objective(X, label, weight, w, b, lam):
     wrong = (X @ w > b) != (np.asarray(label) == 1)
     return float(weight[wrong].sum() + lam * np.abs(w).sum())
 
-# %% ../../nbs/04_oblique_solver.ipynb #4f9fd5aa
+# %% ../../nbs/04_oblique_solver.ipynb #8a4f2d22
 class ObliqueSolver:
     "TAO node solver for sparse oblique splits: L1 surrogate, threshold refit, rejection step."
     def __init__(self,
@@ -208,7 +207,6 @@ class ObliqueSolver:
     def __call__(self, X, label, weight, current:Split=None):
         "A strictly better `Split` for the node, or None (the node keeps its parameters)."
         X, label, weight = _check_problem(X, label, weight)
-        if not len(label): return None
         lam, eps = self.lam, 1e-10 * max(weight.sum(), 1.0)
         cur = np.inf
         if current is not None and current.weights is not None:
@@ -224,36 +222,10 @@ class ObliqueSolver:
     def __repr__(self):
         return f"ObliqueSolver(C={self.C}, surrogate={self.surrogate!r}, backend={self.backend!r}, refit_threshold={self.refit_threshold})"
 
-# %% ../../nbs/04_oblique_solver.ipynb #c369beaa
+# %% ../../nbs/04_oblique_solver.ipynb #df25b77a
 class L1Penalty:
     "The penalty lambda * sum_i ||w_i||_1 over the decision nodes of an oblique tree, lambda = 1/C."
     def __init__(self, C=1.0): self.C = float(C)
     def __call__(self, tree:Tree):
         inner = ~tree.is_leaf
         return float(np.abs(tree.W[inner]).sum()) / self.C if tree.is_oblique else float(inner.sum()) / self.C
-
-def standardizer(X):
-    "(mean, std) of the columns of `X`, std 0 replaced by 1."
-    X = np.asarray(X, dtype=np.float64)
-    mu, sd = X.mean(0), X.std(0)
-    return mu, np.where(sd > 0, sd, 1.0)
-
-def standardize_tree(tree:Tree, mu, sd):
-    "The oblique tree on z = (x - mu)/sd that makes the same decisions as `tree` on x (axis splits stay one-hot)."
-    inner = ~tree.is_leaf
-    if not tree.is_oblique:
-        out = tree.to_oblique()
-        k = tree.feature[inner]
-        out.threshold[inner] = (tree.threshold[inner] - mu[k]) / sd[k]
-        return out
-    out = tree.copy()
-    out.W = np.where(inner[:, None], tree.W * sd, 0.0)
-    out.threshold = np.where(inner, tree.threshold - tree.W @ mu, 0.0)
-    return out
-
-def unstandardize_tree(tree:Tree, mu, sd):
-    "The oblique tree on raw x that makes the same decisions as `tree` on z = (x - mu)/sd."
-    out = tree.copy(); inner = ~tree.is_leaf
-    out.W = np.where(inner[:, None], tree.W / sd, 0.0)
-    out.threshold = np.where(inner, tree.threshold + out.W @ mu, 0.0)
-    return out
