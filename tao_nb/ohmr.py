@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['cart_vs_tao', 'mse_table', 'HeuristicObliqueSolver', 'OneHotTAOClassifier']
 
-# %% ../nbs/09_ohmr.ipynb #b1e4c5a5
+# %% ../nbs/09_ohmr.ipynb #27f74bad
 import numbers
 import numpy as np
 from sklearn.base import ClassifierMixin
@@ -19,7 +19,7 @@ from sklearn.svm import LinearSVC
 from .estimators import _BaseTAO, TAORegressor
 from .solvers.oblique import ObliqueSolver, SurrogateFit, surrogate_objective
 
-# %% ../nbs/09_ohmr.ipynb #10cfac4b
+# %% ../nbs/09_ohmr.ipynb #3dc3d19f
 def _mse(Y, P): return float(np.mean((np.asarray(Y, dtype=np.float64).reshape(len(Y), -1) - P.reshape(len(P), -1)) ** 2))
 
 def cart_vs_tao(X, Y,                   # inputs and (multi-)responses
@@ -59,7 +59,7 @@ def mse_table(rows,                     # output of `cart_vs_tao`
         lines.append(f'{d:5d} ' + ' '.join(f'{c:>22}' for c in cells))
     return '\n'.join(lines)
 
-# %% ../nbs/09_ohmr.ipynb #53fe90ce
+# %% ../nbs/09_ohmr.ipynb #d066b9a1
 class HeuristicObliqueSolver(ObliqueSolver):
     "OHMR's heuristic: an *unweighted* L1 surrogate on the rows t_i [x_i, 1]; threshold refit and rejection step as `ObliqueSolver`."
     def __init__(self,
@@ -89,7 +89,7 @@ class HeuristicObliqueSolver(ObliqueSolver):
 
     def __repr__(self): return f"HeuristicObliqueSolver(C={self.C}, surrogate={self.surrogate!r}, refit_threshold={self.refit_threshold})"
 
-# %% ../nbs/09_ohmr.ipynb #9bc7f2d2
+# %% ../nbs/09_ohmr.ipynb #97e82556
 class OneHotTAOClassifier(ClassifierMixin, _BaseTAO):
     "Classification as regression (OHMR's last section): TAO on the squared error of one-hot targets; predict the argmax."
     def fit(self, X, y):
