@@ -6,7 +6,7 @@
 __all__ = ['SURROGATES', 'surrogate_loss', 'SurrogateFit', 'surrogate_objective', 'dual_bound', 'fit_liblinear', 'fit_cvxpy',
            'best_threshold', 'node_objective', 'ObliqueSolver', 'L1Penalty']
 
-# %% ../../nbs/04_oblique_solver.ipynb #6240aabb
+# %% ../../nbs/04_oblique_solver.ipynb #23e27fff
 import warnings
 from typing import NamedTuple
 import numpy as np
@@ -16,7 +16,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.svm import LinearSVC
 from ..tree import Tree, Split
 
-# %% ../../nbs/04_oblique_solver.ipynb #3d22cb62
+# %% ../../nbs/04_oblique_solver.ipynb #4aed7bc9
 SURROGATES = ('svm', 'logistic', 'hinge')
 
 def surrogate_loss(z, surrogate='svm'):
@@ -39,7 +39,7 @@ def _conjugate(beta, surrogate):
     if surrogate == 'logistic': return xlogy(-beta, -beta) + xlogy(1 + beta, 1 + beta)
     return beta
 
-# %% ../../nbs/04_oblique_solver.ipynb #57e2db33
+# %% ../../nbs/04_oblique_solver.ipynb #4da4c975
 class SurrogateFit(NamedTuple):
     "A surrogate solution: go right iff `x @ w > b`; its objective and a certified lower bound."
     w: np.ndarray        # weights
@@ -69,7 +69,7 @@ def dual_bound(X, label, weight, w, c, C, surrogate='svm', intercept_scaling=1.0
     if surrogate != 'svm': beta = np.clip(beta, -1.0, 0.0)
     return float(-(Ct * _conjugate(np.minimum(beta, 0.0), surrogate)).sum())
 
-# %% ../../nbs/04_oblique_solver.ipynb #2aaa19e5
+# %% ../../nbs/04_oblique_solver.ipynb #23341578
 def _check_problem(X, label, weight):
     X = np.asarray(X, dtype=np.float64); label = (np.asarray(label) == 1).astype(np.int64)
     weight = np.asarray(weight, dtype=np.float64)
@@ -100,7 +100,7 @@ def fit_liblinear(X,                   # (m, D) inputs of the node's points
     args = (X, label, weight, w, c, C, surrogate, intercept_scaling)
     return SurrogateFit(w, -c, surrogate_objective(*args), dual_bound(*args), 'liblinear')
 
-# %% ../../nbs/04_oblique_solver.ipynb #bef83ae3
+# %% ../../nbs/04_oblique_solver.ipynb #b6767a2f
 def fit_cvxpy(X, label, weight, C=1.0,
               surrogate='svm',       # 'svm' (squared hinge), 'logistic' or 'hinge' (an LP)
               intercept_scaling=1.0, # the bias pays |c|/intercept_scaling (as liblinear)
@@ -133,7 +133,7 @@ def fit_cvxpy(X, label, weight, C=1.0,
         dual = max(dual, dual_bound(*args, u=nu), dual_bound(*args, u=-nu))
     return SurrogateFit(wv, -cv, surrogate_objective(*args), dual, str(prob.status))
 
-# %% ../../nbs/04_oblique_solver.ipynb #dd122c50
+# %% ../../nbs/04_oblique_solver.ipynb #92e13bcf
 def best_threshold(scores,      # (m,) scores w @ x_n
                    label,       # (m,) pseudo-labels, 1 = right
                    weight,      # (m,) nonnegative weights
@@ -157,7 +157,7 @@ def node_objective(X, label, weight, w, b, lam):
     wrong = (X @ w > b) != (np.asarray(label) == 1)
     return float(weight[wrong].sum() + lam * np.abs(w).sum())
 
-# %% ../../nbs/04_oblique_solver.ipynb #8a4f2d22
+# %% ../../nbs/04_oblique_solver.ipynb #2f8bac58
 class ObliqueSolver:
     "TAO node solver for sparse oblique splits: L1 surrogate, threshold refit, rejection step."
     def __init__(self,
@@ -222,7 +222,7 @@ class ObliqueSolver:
     def __repr__(self):
         return f"ObliqueSolver(C={self.C}, surrogate={self.surrogate!r}, backend={self.backend!r}, refit_threshold={self.refit_threshold})"
 
-# %% ../../nbs/04_oblique_solver.ipynb #df25b77a
+# %% ../../nbs/04_oblique_solver.ipynb #f082da74
 class L1Penalty:
     "The penalty lambda * sum_i ||w_i||_1 over the decision nodes of an oblique tree, lambda = 1/C."
     def __init__(self, C=1.0): self.C = float(C)
