@@ -5,21 +5,17 @@
 # %% auto #0
 __all__ = ['cart_vs_tao', 'mse_table', 'HeuristicObliqueSolver', 'OneHotTAOClassifier']
 
-# %% ../nbs/09_ohmr.ipynb #27f74bad
-import numbers
+# %% ../nbs/09_ohmr.ipynb #df8de41e
 import numpy as np
-from sklearn.base import ClassifierMixin
 from sklearn.model_selection import train_test_split
-from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import validate_data
 import warnings
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LogisticRegression
 from sklearn.svm import LinearSVC
-from .estimators import _BaseTAO, TAORegressor
+from .estimators import TAOClassifier, TAORegressor
 from .solvers.oblique import ObliqueSolver, SurrogateFit, surrogate_objective
 
-# %% ../nbs/09_ohmr.ipynb #3dc3d19f
+# %% ../nbs/09_ohmr.ipynb #be5132cc
 def _mse(Y, P): return float(np.mean((np.asarray(Y, dtype=np.float64).reshape(len(Y), -1) - P.reshape(len(P), -1)) ** 2))
 
 def cart_vs_tao(X, Y,                   # inputs and (multi-)responses
@@ -59,7 +55,7 @@ def mse_table(rows,                     # output of `cart_vs_tao`
         lines.append(f'{d:5d} ' + ' '.join(f'{c:>22}' for c in cells))
     return '\n'.join(lines)
 
-# %% ../nbs/09_ohmr.ipynb #d066b9a1
+# %% ../nbs/09_ohmr.ipynb #49b8be38
 class HeuristicObliqueSolver(ObliqueSolver):
     "OHMR's heuristic: an *unweighted* L1 surrogate on the rows t_i [x_i, 1]; threshold refit and rejection step as `ObliqueSolver`."
     def __init__(self,
@@ -89,25 +85,9 @@ class HeuristicObliqueSolver(ObliqueSolver):
 
     def __repr__(self): return f"HeuristicObliqueSolver(C={self.C}, surrogate={self.surrogate!r}, refit_threshold={self.refit_threshold})"
 
-# %% ../nbs/09_ohmr.ipynb #97e82556
-class OneHotTAOClassifier(ClassifierMixin, _BaseTAO):
+# %% ../nbs/09_ohmr.ipynb #61e746c5
+class OneHotTAOClassifier(TAOClassifier):
     "Classification as regression (OHMR's last section): TAO on the squared error of one-hot targets; predict the argmax."
-    def fit(self, X, y):
-        "One-hot encode `y`, grow or take the initial (regression) tree, optimize it by TAO, prune it."
-        self._validate_params()
-        X, y = validate_data(self, X, y, dtype=np.float64)
-        check_classification_targets(y)
-        self.classes_, y_enc = np.unique(y, return_inverse=True)
-        if len(self.classes_) < 2:
-            raise ValueError(f"{type(self).__name__} needs at least two classes in y; got one class: {self.classes_}")
-        return self._fit_tree(X, np.eye(len(self.classes_))[y_enc])
-
-    def predict_proba(self, X):
-        "Mean one-hot vector (= class frequencies) of the training points in the leaf each row reaches."
-        X = self._validated(X)
-        return self.tree_.predict_value(X)
-
-    def predict(self, X):
-        "Predicted class labels (argmax of the leaf's class frequencies)."
-        proba = self.predict_proba(X)
-        return self.classes_[proba.argmax(1)]
+    def _fit_tree(self, X, Y, classes=None):
+        "TAOClassifier's fit with the encoded labels replaced by one-hot targets and the 0/1 loss by the squared error."
+        return super()._fit_tree(X, np.eye(len(classes))[Y])
