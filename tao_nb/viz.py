@@ -558,6 +558,7 @@ class PathExplorer:
         self.prev_button.on_click(lambda b: setattr(self.slider, 'value', max(self.slider.value - 1, 0)))
         self.next_button.on_click(lambda b: setattr(self.slider, 'value', min(self.slider.value + 1, len(self) - 1)))
         self.slider.observe(show, names='value')
+        self.info.value = self.caption(self.slider.value)   # the drawing waits until the widget is displayed
         self._widget = W.VBox([W.HBox([self.prev_button, self.slider, self.next_button]), self.info, self.out])
         self._show = show
         return self._widget
