@@ -68,6 +68,7 @@ class _BaseTAO(BaseEstimator):
                  C=1.0,             # oblique nodes: lambda = 1/C in E = loss + lambda * sum ||w_i||_1 (standardized inputs)
                  solver='liblinear',# oblique nodes: 'liblinear' (fast) or 'cvxpy' (exact, certified; slow)
                  surrogate='svm',   # oblique nodes: 'svm' (L1 squared-hinge SVM), 'logistic', 'hinge' (cvxpy only)
+                 node_tol=1e-4,     # oblique nodes: liblinear's tolerance at each node (ignored by cvxpy)
                  max_iter=14,       # maximum number of TAO sweeps (the paper: 14)
                  tol=5e-3,          # stop when the objective decreases by less than this fraction (paper: 0.5%)
                  prune=True,        # remove dead branches and pure subtrees after the last sweep
@@ -75,7 +76,7 @@ class _BaseTAO(BaseEstimator):
                  random_state=None, # seed for CART / random initialization
                 ):
         self.max_depth, self.init, self.max_iter, self.tol = max_depth, init, max_iter, tol
-        self.node, self.C, self.solver, self.surrogate = node, C, solver, surrogate
+        self.node, self.C, self.solver, self.surrogate, self.node_tol = node, C, solver, surrogate, node_tol
         self.prune, self.n_jobs, self.random_state = prune, n_jobs, random_state
 
     def _validate_params(self):
@@ -83,6 +84,7 @@ class _BaseTAO(BaseEstimator):
         _check_param('max_iter', self.max_iter, numbers.Integral, 0)
         _check_param('tol', self.tol, numbers.Real, 0)
         _check_param('C', self.C, numbers.Real, 0, low_inclusive=False)
+        _check_param('node_tol', self.node_tol, numbers.Real, 0, low_inclusive=False)
         if self.node not in ('axis', 'oblique'): raise ValueError(f"node must be 'axis' or 'oblique'; got {self.node!r}")
         if self.solver not in ('liblinear', 'cvxpy'): raise ValueError(f"solver must be 'liblinear' or 'cvxpy'; got {self.solver!r}")
         if self.surrogate not in SURROGATES: raise ValueError(f"surrogate must be one of {SURROGATES}; got {self.surrogate!r}")
@@ -91,7 +93,7 @@ class _BaseTAO(BaseEstimator):
     def _node_setup(self):
         "(node solver, penalty, oblique?) of this estimator's TAO problem."
         if self.node == 'axis': return best_axis_split, None, False
-        return ObliqueSolver(self.C, self.surrogate, self.solver), L1Penalty(self.C), True
+        return ObliqueSolver(self.C, self.surrogate, self.solver, tol=self.node_tol), L1Penalty(self.C), True
 
     def _fit_tree(self, X, Y, classes=None):
         "Initial tree, TAO, pruning; sets `initial_tree_`, `tree_`, `history_`, `n_iter_`."

@@ -16,7 +16,8 @@ from .tao import tao_sweep, refit_values, tree_objective, class_frequencies
 
 # %% auto #0
 __all__ = ['tree_layout', 'describe_split', 'is_classification', 'describe_value', 'plot_tree', 'node_boxes', 'plot_node_weights',
-           'plot_history', 'SweepStep', 'split_goes_right', 'record_sweep', 'SweepExplorer', 'explore_sweep']
+           'plot_history', 'SweepStep', 'split_goes_right', 'record_sweep', 'SweepExplorer', 'explore_sweep',
+           'plot_path', 'PathExplorer', 'explore_path']
 
 # %% ../nbs/12_viz.ipynb #670dda80
 def tree_layout(tree:Tree):
@@ -234,6 +235,7 @@ def plot_node_weights(tree:Tree,         # tree to draw (oblique; axis-aligned s
             correct = np.bincount(leaf_of, weights=hit, minlength=t.n_nodes)
     inner = np.flatnonzero(~t.is_leaf)
     vshared = max(float(np.abs(t.W[inner]).max()) if len(inner) else 1.0, 1e-12)
+    wmap = plt.get_cmap(cmap).with_extremes(bad='white')     # masked (exactly zero) weights: pure white
     for i in inner:
         for c in (t.left[i], t.right[i]):
             bg.plot([fx(x[i]), fx(x[c])], [fy(yy[i]) - ih / 2, fy(yy[c]) + ih / 2 + cap], color='0.6', lw=0.8)
@@ -244,14 +246,24 @@ def plot_node_weights(tree:Tree,         # tree to draw (oblique; axis-aligned s
         if correct is not None and counts[i] > 0: cap += f", {100 * correct[i] / counts[i]:.0f}%"
         caps[i] = cap + ")"
     fs_leaf = min(fs, 0.95 * cell_w * 72 / (0.6 * max(map(len, caps.values()))))
+    ncaps = {i: f"{i} (b={t.threshold[i]:.2g}, nnz={np.count_nonzero(t.W[i])})" for i in inner}
+    room = {}                                                # a node's room on its row, in slots (at most 2.5)
+    for d in range(D + 1):
+        ids = np.flatnonzero(t.depth == d); o = ids[np.argsort(x[ids])]; gap = np.diff(x[o])
+        for i, r in zip(o, np.minimum(np.r_[np.inf, gap], np.r_[gap, np.inf])): room[i] = min(r, 2.5)
+    fs_node = {}                                             # one caption size per row: the largest that fits all
+    for d in range(D + 1):
+        ids = [i for i in inner if t.depth[i] == d]
+        f = min([fs] + [0.92 * room[i] * cell_w * 72 / (0.6 * len(ncaps[i])) for i in ids])
+        for i in ids: fs_node[i] = f
     for i in range(t.n_nodes):
         a = fig.add_axes([fx(x[i]) - iw / 2, fy(yy[i]) - ih / 2, iw, ih])
         a.set_gid(f'node-{i}'); a.set_xticks([]); a.set_yticks([])
         if t.left[i] >= 0:
             w = t.W[i]
             v = vshared if shared_scale else max(float(np.abs(w).max()), 1e-12)
-            a.imshow(w.reshape(image_shape), cmap=cmap, vmin=-v, vmax=v, interpolation='nearest')
-            a.set_title(f"{i} (b={t.threshold[i]:.2g})", fontsize=fs, pad=2)
+            a.imshow(np.ma.masked_equal(w.reshape(image_shape), 0.0), cmap=wmap, vmin=-v, vmax=v, interpolation='nearest')
+            a.set_title(ncaps[i], fontsize=fs_node[i], pad=2)
             for s in a.spines.values(): s.set_color('0.6')
         else:
             if means is not None and counts[i] > 0:
@@ -454,3 +466,107 @@ class SweepExplorer:
 def explore_sweep(tree:Tree, X, y, **kwargs):
     "A `SweepExplorer` over one TAO sweep of `tree` on (X, y); display it in a notebook to step through."
     return SweepExplorer(tree, X, y, **kwargs)
+
+# %% ../nbs/12_viz.ipynb #0320c66f
+def plot_path(path,                      # a `TAOPath` from `tao_path` (notebook 07)
+              ax=None,                   # three Axes (error, % nonzero, splits); default: a new figure
+              X_test=None, y_test=None,  # test data: also plot the test error
+              current=None,              # index of a tree to mark too (crimson), e.g. a slider's position
+              figsize=(12, 3.3),         # size of a new figure
+             ):
+    "Error, nonzero weights (count and %) and number of splits versus C along a path, the selected C marked; returns the 3 Axes."
+    C = np.asarray(path.Cs, dtype=np.float64)
+    if ax is None: _, ax = plt.subplots(1, 3, figsize=figsize, layout='constrained')
+    ax = np.asarray(ax, dtype=object).ravel()
+    if len(ax) != 3: raise ValueError(f"plot_path draws 3 panels; got {len(ax)} Axes")
+    best = path.best_index
+    err = {'train': path['train_error'], 'validation': path['val_error']}
+    if X_test is not None: err['test'] = 1 - np.array([path.score(X_test, y_test, i) for i in range(len(C))])
+    for (name, e), m in zip(err.items(), 'osd'):
+        ax[0].plot(C, 100 * e, marker=m, ms=4, label=name)
+    ax[0].plot(C[best], 100 * err['validation'][best], '*', ms=13, color='gold', mec='k', zorder=5, label=f"selected, C={C[best]:.3g}")
+    ax[0].set_ylabel('error (%)'); ax[0].legend(frameon=False, fontsize=8)
+    n_weights = np.maximum(path['internal'] * len(path.x_mean_), 1)
+    ax[1].plot(C, path['nonzeros'], 'o-', ms=4, color='tab:purple', label='nonzero weights')
+    ax[1].set_ylabel('nonzero weights', color='tab:purple')
+    pct = ax[1].twinx()
+    pct.plot(C, 100 * path['nonzeros'] / n_weights, 's--', ms=3, color='0.45', label='% of the splits\' weights')
+    pct.set_ylabel('% of the splits\' weights', color='0.45')
+    ax[2].plot(C, path['internal'], 'o-', ms=4, color='tab:green')
+    ax[2].set_ylabel('number of splits'); ax[2].yaxis.set_major_locator(MaxNLocator(integer=True))
+    for a in ax:
+        a.set_xscale('log'); a.set_xlim(C.max() * 1.4, C.min() / 1.4)    # the path's direction: sparser to the right
+        a.set_xlabel('C   (λ = 1/C grows →)'); a.grid(True, alpha=0.3)
+        a.axvline(C[best], color='0.4', ls=':', lw=1.2, gid='selected')
+        if current is not None: a.axvline(C[current], color='crimson', lw=1.5, alpha=0.8, gid='current')
+    return ax
+
+# %% ../nbs/12_viz.ipynb #0e0f9d25
+class PathExplorer:
+    "Walk a regularization path tree by tree: `render(k)` draws tree `k` as node-weight images, `widget()` is the interactive view."
+    def __init__(self, path,              # a `TAOPath` from `tao_path` (notebook 07)
+                 image_shape,             # shape of one input image, e.g. (8, 8)
+                 X=None, y=None,          # points (raw inputs, labels as in the path): leaf mean images, counts, % right
+                 class_names=None,        # names of the classes (default: the path's labels)
+                 shared_scale=False,      # one colour scale for all nodes of a tree
+                 figsize=None):           # size of a rendered tree (default: sized to the tree)
+        self.path, self.image_shape = path, tuple(image_shape)
+        if int(np.prod(self.image_shape)) != len(path.x_mean_):
+            raise ValueError(f"image_shape {self.image_shape} does not hold {len(path.x_mean_)} features")
+        self.X = None if X is None else np.asarray(X, dtype=np.float64)
+        self.y = None
+        if y is not None:                 # labels -> class indices, as the trees' values are ordered
+            y = np.asarray(y)
+            if not np.isin(y, path.classes_).all(): raise ValueError(f"y has labels outside the path's classes {path.classes_}")
+            self.y = np.searchsorted(path.classes_, y)
+        self.class_names = path.classes_ if class_names is None else class_names
+        self.shared_scale, self.figsize, self._widget = shared_scale, figsize, None
+
+    def __len__(self): return len(self.path.Cs)
+
+    def caption(self, k:int):
+        "One-line summary of tree `k`: its C and measures."
+        r = self.path.records[k]
+        sel = ", selected" if k == self.path.best_index else ""
+        return (f"C = {r['C']:.3g} (tree {k + 1}/{len(self)}{sel}): train error {100 * r['train_error']:.1f}%, "
+                f"validation error {100 * r['val_error']:.1f}%; {r['nonzeros']} nonzero weights, "
+                f"{r['internal']} splits, {r['leaves']} leaves, depth {r['depth']}")
+
+    def render(self, k:int):
+        "Draw tree `k` of the path with `plot_node_weights`; returns the Figure."
+        if not 0 <= k < len(self): raise IndexError(f"tree {k} not in [0, {len(self)})")
+        return plot_node_weights(self.path.trees[k], self.image_shape, self.X, self.y, self.class_names,
+                                 shared_scale=self.shared_scale, figsize=self.figsize, title=self.caption(k))
+
+    def widget(self):
+        "An ipywidgets view: a slider over C, Prev/Next buttons, the path's curves and the tree drawn."
+        import ipywidgets as W
+        from IPython.display import display
+        if self._widget is not None: return self._widget
+        self.slider = W.SelectionSlider(options=[(f"{C:.3g}", k) for k, C in enumerate(self.path.Cs)],
+                                        value=self.path.best_index, description='C', continuous_update=False,
+                                        layout=W.Layout(width='420px'))
+        self.prev_button, self.next_button = W.Button(description='◀ Prev'), W.Button(description='Next ▶')
+        self.info, self.out = W.HTML(), W.Output()
+        def show(change=None):
+            k = self.slider.value
+            self.info.value = self.caption(k)
+            with self.out:
+                self.out.clear_output(wait=True)
+                axs = plot_path(self.path, current=k, figsize=(11, 2.6)); display(axs[0].figure); plt.close(axs[0].figure)
+                fig = self.render(k); display(fig); plt.close(fig)
+        self.prev_button.on_click(lambda b: setattr(self.slider, 'value', max(self.slider.value - 1, 0)))
+        self.next_button.on_click(lambda b: setattr(self.slider, 'value', min(self.slider.value + 1, len(self) - 1)))
+        self.slider.observe(show, names='value')
+        self.info.value = self.caption(self.slider.value)   # the drawing waits until the widget is displayed
+        self._widget = W.VBox([W.HBox([self.prev_button, self.slider, self.next_button]), self.info, self.out])
+        self._show = show
+        return self._widget
+
+    def _ipython_display_(self):
+        from IPython.display import display
+        w = self.widget(); self._show(); display(w)
+
+def explore_path(path, image_shape, X=None, y=None, **kwargs):
+    "A `PathExplorer` over the trees of `path`; display it in a notebook to walk the path."
+    return PathExplorer(path, image_shape, X, y, **kwargs)

@@ -120,3 +120,15 @@ def test_parallel_equals_serial():
     a = TAOClassifier(max_depth=4, node='oblique', C=1.0, random_state=0, n_jobs=1).fit(X_DIG[:500], Y_DIG[:500])
     b = TAOClassifier(max_depth=4, node='oblique', C=1.0, random_state=0, n_jobs=2).fit(X_DIG[:500], Y_DIG[:500])
     np.testing.assert_array_equal(a.tree_.W, b.tree_.W)
+
+
+def test_estimator_node_tol_reaches_nodes_and_is_validated():
+    clf = TAOClassifier(max_depth=3, node='oblique', C=1.0, node_tol=1e-2, random_state=0)
+    assert clf.node_tol == 1e-2 and clf.get_params()['node_tol'] == 1e-2
+    assert clf._node_setup()[0].tol == 1e-2
+    assert TAORegressor(node='oblique')._node_setup()[0].tol == 1e-4
+    clf.fit(X_DIG[:500], Y_DIG[:500])
+    assert (np.diff(clf.history_) <= 1e-9 * clf.history_[0]).all()
+    for bad in (0, -1.0, np.inf, np.nan, 'a'):
+        with pytest.raises(ValueError, match='node_tol must be'):
+            TAOClassifier(node='oblique', node_tol=bad, max_depth=2).fit(X_DIG[:100], Y_DIG[:100])

@@ -1,4 +1,4 @@
-"""Headless checks of tao_nb.viz: tree drawings, weight images, history plots and the sweep explorer."""
+"""Headless checks of tao_nb.viz: tree drawings, weight images, history plots, path plots and the sweep and path explorers."""
 import matplotlib
 matplotlib.use('Agg')
 import matplotlib.pyplot as plt
@@ -12,8 +12,10 @@ from tao_nb.tree import Tree, Split
 from tao_nb.tao import tao, tao_sweep, class_frequencies, refit_values
 from tao_nb.reduced import zero_one_loss
 from tao_nb.solvers.axis import best_axis_split
+from tao_nb.path import tao_path
 from tao_nb.viz import (tree_layout, describe_split, plot_tree, node_boxes, plot_node_weights, plot_history,
-                        record_sweep, split_goes_right, SweepExplorer, explore_sweep)
+                        record_sweep, split_goes_right, SweepExplorer, explore_sweep, plot_path, PathExplorer,
+                        explore_path)
 
 
 @pytest.fixture(scope='module')
@@ -178,3 +180,75 @@ def test_explorer_regression_and_oblique_2d():
     ex = explore_sweep(t, Xb, yb, solver=solver)
     fig = ex.render(len(ex) - 1)
     assert any(line.get_label() == 'new split' for line in fig.axes[0].lines)
+
+
+@pytest.fixture(scope='module')
+def small_path(digits):
+    X, y = digits
+    idx = np.random.default_rng(0).choice(len(y), 700, replace=False)
+    labels = np.array(list('abcdefghij'))[y[idx]]          # string labels: the explorer must encode them
+    return tao_path(X[idx], labels, [3.0, 0.3, 0.03], max_depth=3, progress=False), X[idx], labels
+
+
+def _node_axes(fig):
+    return {int(a.get_gid()[5:]): a for a in fig.axes if (a.get_gid() or '').startswith('node-')}
+
+
+def test_node_weights_exact_zeros_white_and_nnz_caption(digits):
+    X, y = digits
+    t = Tree.random(2, X, np.eye(10)[y], oblique=True, random_state=0)
+    t.W[0] = 0.0; t.W[0, [5, 9, 60]] = [2.0, -1e-6, 0.3]     # a tiny weight is coloured, an exact zero is not
+    t.W[2] = 0.0                                            # an all-zero row: all white, valid scale
+    fig = plot_node_weights(t, (8, 8), X=X, y=y)
+    nodes = _node_axes(fig)
+    for i, nz in ((0, [5, 9, 60]), (2, [])):
+        im = nodes[i].images[0]
+        rgba = im.to_rgba(im.get_array())
+        white = (rgba[..., :3] == 1).all(-1).ravel()
+        assert list(np.flatnonzero(~white)) == nz
+        assert f"nnz={len(nz)}" in nodes[i].get_title()
+
+
+def test_plot_path_panels_and_marks(small_path):
+    p, X, y = small_path
+    axs = plot_path(p, X_test=X, y_test=y, current=0)
+    assert len(axs) == 3 and all(a.figure is axs[0].figure for a in axs)
+    assert [l.get_label() for l in axs[0].lines[:3]] == ['train', 'validation', 'test']
+    np.testing.assert_allclose(axs[0].lines[0].get_ydata(), 100 * p['train_error'])
+    np.testing.assert_allclose(axs[0].lines[2].get_ydata(), 100 * (1 - np.array([p.score(X, y, i) for i in range(3)])))
+    np.testing.assert_array_equal(axs[1].lines[0].get_ydata(), p['nonzeros'])
+    np.testing.assert_array_equal(axs[2].lines[0].get_ydata(), p['internal'])
+    for a in axs:
+        lo, hi = a.get_xlim()
+        assert a.get_xscale() == 'log' and lo > hi                       # C decreases to the right, as the path
+        gids = [l.get_gid() for l in a.lines]
+        assert gids.count('selected') == 1 and gids.count('current') == 1
+    fig, given = plt.subplots(1, 3)
+    assert plot_path(p, ax=given)[0] is given[0]
+    with pytest.raises(ValueError, match='3 panels'): plot_path(p, ax=given[:1])
+
+
+def test_path_explorer_renders_headless(small_path):
+    p, X, y = small_path
+    ex = explore_path(p, (8, 8), X, y)
+    assert isinstance(ex, PathExplorer) and len(ex) == 3
+    for k in range(len(ex)):
+        fig = ex.render(k)
+        assert isinstance(fig, Figure)
+        assert sorted(_node_axes(fig)) == list(range(p.trees[k].n_nodes))
+        assert fig._suptitle.get_text() == ex.caption(k)
+        leaves = np.flatnonzero(p.trees[k].is_leaf)
+        counts = np.bincount(p.trees[k].apply(X), minlength=p.trees[k].n_nodes)
+        titles = {i: _node_axes(fig)[i].get_title() for i in leaves}
+        label = lambda i: p.classes_[p.trees[k].value[i].argmax()]          # leaves: index(count, label, % right)
+        assert all(t.startswith(f"{i}({counts[i]}, {label(i)}") for i, t in titles.items())
+        plt.close(fig)
+    with pytest.raises(IndexError): ex.render(3)
+    assert 'selected' in ex.caption(p.best_index)
+    ex.widget()
+    assert ex.slider.value == p.best_index
+    ex.slider.value = 2; ex.next_button.click(); assert ex.slider.value == 2
+    ex.prev_button.click(); ex.prev_button.click(); ex.prev_button.click(); assert ex.slider.value == 0
+    assert ex.info.value == ex.caption(0)
+    with pytest.raises(ValueError, match='image_shape'): PathExplorer(p, (4, 4))
+    with pytest.raises(ValueError, match='outside'): PathExplorer(p, (8, 8), X, np.full(len(y), 'z'))
