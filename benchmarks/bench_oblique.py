@@ -14,22 +14,16 @@ from tao_nb.reduced import zero_one_loss
 from tao_nb.solvers.oblique import ObliqueSolver, L1Penalty, fit_liblinear
 from tao_nb.tree import standardizer
 from tao_nb.path import tao_path
-
-
-def best_of(f, n=3):
-    ts = []
-    for _ in range(n):
-        t0 = time.perf_counter(); f(); ts.append(time.perf_counter() - t0)
-    return min(ts)
+from _timing import best_of
 
 
 def sweep_vs_fit(X, y, depth, C, name, node_tol=1e-4):
     mu, sd = standardizer(X); Z = (X - mu) / sd
     tree = Tree.from_sklearn(DecisionTreeClassifier(max_depth=depth, random_state=0).fit(Z, y)).to_oblique()
     solver = ObliqueSolver(C, tol=node_tol)
-    t_sweep = best_of(lambda: tao_sweep(tree.copy(), Z, y, zero_one_loss, class_frequencies, solver))
+    t_sweep = best_of(lambda: tao_sweep(tree.copy(), Z, y, zero_one_loss, class_frequencies, solver))[0]
     lab = (y < np.median(y)).astype(int)
-    t_fit = best_of(lambda: fit_liblinear(Z, lab, np.ones(len(y)), C, tol=node_tol))
+    t_fit = best_of(lambda: fit_liblinear(Z, lab, np.ones(len(y)), C, tol=node_tol))[0]
     print(f"{name}: one oblique sweep (depth {depth}, C={C}) {t_sweep:.2f}s; one liblinear fit on all {len(y)} points {t_fit:.3f}s; "
           f"sweep / (depth x fit) = {t_sweep / (depth * t_fit):.2f}  (paper's bound: <= 1)")
 
@@ -44,7 +38,7 @@ def main(mnist=True):
     idx = np.r_[np.flatnonzero(ytr < 4)][:400]; mu, sd = standardizer(Xtr[idx]); Z = (Xtr[idx] - mu) / sd
     tree = Tree.from_sklearn(DecisionTreeClassifier(max_depth=3, random_state=0).fit(Z, ytr[idx])).to_oblique()
     run = lambda backend: tao(tree, Z, ytr[idx], solver=ObliqueSolver(1.0, 'svm', backend), penalty=L1Penalty(1.0), max_iter=3, tol=0)
-    t_ll, t_cvx = best_of(lambda: run('liblinear'), 1), best_of(lambda: run('cvxpy'), 1)
+    t_ll, t_cvx = best_of(lambda: run('liblinear'), 1)[0], best_of(lambda: run('cvxpy'), 1)[0]
     h_ll, h_cvx = run('liblinear')[1], run('cvxpy')[1]
     print(f"CVXPY slowdown (digits 0-3, 400 points, depth 3, 3 sweeps): liblinear {t_ll:.2f}s, CVXPY {t_cvx:.2f}s, "
           f"factor {t_cvx / t_ll:.0f}x; final E liblinear {h_ll[-1]:.3f}, CVXPY {h_cvx[-1]:.3f}")

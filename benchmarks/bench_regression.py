@@ -24,14 +24,7 @@ from tao_nb.tao import mean_response, refit_values, tao_sweep, tree_objective
 from tao_nb.tree import Tree, standardizer
 from tao_nb.solvers.oblique import ObliqueSolver, L1Penalty
 from tao_nb.ohmr import HeuristicObliqueSolver
-
-
-def best_of(f, repeat):
-    "Best wall time of `repeat` calls of f (and its last result)."
-    times, out = [], None
-    for _ in range(repeat):
-        t0 = time.perf_counter(); out = f(); times.append(time.perf_counter() - t0)
-    return min(times), out
+from _timing import best_of
 
 
 def one_sweep(tree0, X, Y, solver=best_axis_split):

@@ -20,14 +20,7 @@ from tao_nb.reduced import zero_one_loss
 from tao_nb.solvers.axis import best_axis_split
 from tao_nb.tao import class_frequencies, refit_values, tao_sweep
 from tao_nb.tree import Tree
-
-
-def best_of(f, repeat):
-    "Best wall time of `repeat` calls of f (and its last result)."
-    times, out = [], None
-    for _ in range(repeat):
-        t0 = time.perf_counter(); out = f(); times.append(time.perf_counter() - t0)
-    return min(times), out
+from _timing import best_of
 
 
 def synthetic(n, d, seed=0):

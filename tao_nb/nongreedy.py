@@ -13,9 +13,9 @@ from scipy.special import logsumexp, softmax
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils import check_random_state
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 from .tree import Tree, standardizer, standardize_tree, unstandardize_tree
+from .estimators import validate_classification_data
 
 # %% ../nbs/10_nongreedy.ipynb #eee3e6d8
 def complete_paths(depth):
@@ -180,10 +180,7 @@ class NonGreedyTreeClassifier(ClassifierMixin, BaseEstimator):
     def fit(self, X, y):
         "Initialize from a greedy tree, then minimize the upper bound by (stable) SGD."
         self._check_params()
-        X, y = validate_data(self, X, y, dtype=np.float64)
-        check_classification_targets(y)
-        self.classes_, y = np.unique(y, return_inverse=True)
-        if len(self.classes_) < 2: raise ValueError(f"{type(self).__name__} needs at least two classes; got one class")
+        X, self.classes_, y = validate_classification_data(self, X, y)
         rng = check_random_state(self.random_state)
         self.mean_, self.scale_ = standardizer(X)
         Z = (X - self.mean_) / self.scale_

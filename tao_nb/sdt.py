@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, check_random_state, validate_data
 from .tree import Tree
+from .estimators import validate_classification_data
 
 # %% auto #0
 __all__ = ['CRITERIA', 'impurity', 'Work', 'best_thresholds', 'NodeSplit', 'exhaustive_split', 'max_point_increase', 'SDTTrace',
@@ -252,11 +252,8 @@ class SDTClassifier(ClassifierMixin, BaseEstimator):
     def fit(self, X, y):
         "Grow the tree on (X, y)."
         self._check_params()
-        X, y = validate_data(self, X, y, dtype=np.float64)
-        check_classification_targets(y)
-        self.classes_, y_enc = np.unique(y, return_inverse=True)
+        X, self.classes_, y_enc = validate_classification_data(self, X, y)
         K = len(self.classes_)
-        if K < 2: raise ValueError(f"y has only one class ({self.classes_[0]!r}); SDTClassifier needs at least two classes")
         rng = np.random.default_rng(check_random_state(self.random_state).randint(np.iinfo(np.int32).max))
         max_depth = np.inf if self.max_depth is None else self.max_depth
         msl, work = self.min_samples_leaf, Work()
