@@ -4,15 +4,18 @@
 
 # %% ../nbs/08a_haar.ipynb #24fb1155
 from __future__ import annotations
+import math
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin, clone
 from sklearn.utils.validation import check_is_fitted, validate_data
+from .estimators import validate_classification_data
 from .sdt import SDTClassifier
 
 # %% auto #0
-__all__ = ['HAAR_FAMILIES', 'integral_images', 'corner_coefficients', 'HaarFeatures', 'haar_features_slow', 'haar_tree_apply',
-           'HaarTreeClassifier', 'haar_vs_raw', 'plot_haar_vs_raw']
+__all__ = ['HAAR_FAMILIES', 'integral_images', 'corner_coefficients', 'input_shape', 'flatten_images', 'infer_image_shape',
+           'HaarFeatures', 'haar_features_slow', 'haar_tree_apply', 'HaarTreeClassifier', 'haar_vs_raw',
+           'plot_haar_vs_raw']
 
 # %% ../nbs/08a_haar.ipynb #a6a27194
 def integral_images(images): # (N, H, W) images
@@ -37,10 +40,35 @@ def corner_coefficients(signs): # (rows, cols) sign of each cell
     return s[:-1, :-1] - s[:-1, 1:] - s[1:, :-1] + s[1:, 1:]
 
 # %% ../nbs/08a_haar.ipynb #02f864bd
+def input_shape(X):
+    "Shape of an array-like (sparse matrices, data frames and lists too) without copying arrays."
+    return tuple(X.shape) if hasattr(X, 'shape') else np.asarray(X).shape
+
+def flatten_images(X):
+    "(X with an (N, H, W) stack reshaped to (N, H*W), (H, W)); any other input is returned as is with None."
+    if len(input_shape(X)) != 3: return X, None
+    X = np.asarray(X)
+    return X.reshape(len(X), -1), X.shape[1:]
+
+# %% ../nbs/08a_haar.ipynb #3dc92e51
+def infer_image_shape(n_features):
+    "(√n, √n) when `n_features` is a perfect square, else (1, n): a one-row image (a signal)."
+    r = math.isqrt(n_features)
+    return (r, r) if r * r == n_features else (1, n_features)
+
+def _check_image_input(shape, hw, estimator):
+    "Raise a clear error unless `shape` is (n, H*W) or (n, H, W) for `hw` = (H, W)."
+    H, W = hw
+    if tuple(shape[1:]) in ((H * W,), (H, W)): return
+    d = math.prod(shape[1:])
+    n = f"X has {d} features, but {type(estimator).__name__} is expecting {H * W} features as input: " if len(shape) in (2, 3) and d != H * W else ""
+    raise ValueError(f"{n}expected images of shape {(H, W)}, got an array of shape {tuple(shape)}. Reshape your data to (n, {H * W}) or (n, {H}, {W}).")
+
+# %% ../nbs/08a_haar.ipynb #b073dc88
 class HaarFeatures(TransformerMixin, BaseEstimator):
     "Haar-like features of flattened images, each computed in O(1) from the integral image."
     def __init__(self,
-                 image_shape=(8, 8),   # (H, W) of every image; inputs are (N, H*W) or (N, H, W)
+                 image_shape=None,     # (H, W) of every image; None: taken at fit (see `infer_image_shape`)
                  families=tuple(HAAR_FAMILIES), # which filter families
                  cell_sizes=None,      # cell heights/widths to use (None: 1..H or W)
                  stride=1,             # step between filter positions
@@ -49,24 +77,35 @@ class HaarFeatures(TransformerMixin, BaseEstimator):
         self.image_shape, self.families, self.cell_sizes = image_shape, families, cell_sizes
         self.stride, self.dtype, self.chunk_size = stride, dtype, chunk_size
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.transformer_tags.preserves_dtype = [np.dtype(self.dtype).name] # output is `dtype` whatever the input
+        return tags
+
+    def _given_shape(self):
+        "`image_shape` as a checked (H, W) tuple, or None."
+        if self.image_shape is None: return None
+        hw = tuple(self.image_shape) if isinstance(self.image_shape, (tuple, list)) else ()
+        if len(hw) != 2 or not all(isinstance(s, (int, np.integer)) and s >= 1 for s in hw):
+            raise ValueError(f"image_shape must be None or (H, W) with ints H, W >= 1; got {self.image_shape!r}")
+        return tuple(int(s) for s in hw)
+
     def _images(self, X, reset):
-        H, W = self.image_shape
-        X = np.asarray(X) if not hasattr(X, 'iloc') else X.to_numpy()
-        if X.ndim == 3:
-            if X.shape[1:] != (H, W): raise ValueError(f"expected images of shape {(H, W)}, got {X.shape[1:]}")
-            X = X.reshape(len(X), H * W)
-        if X.ndim != 2 or X.shape[1] != H * W:
-            raise ValueError(f"expected images of shape {(H, W)}: an array (n, {H * W}) or (n, {H}, {W}); got shape {X.shape}")
+        "Checked float64 images (N, H, W) from (N, H*W) or (N, H, W) input; at fit (`reset`) sets `image_shape_`."
+        expected = self._given_shape() if reset else self.image_shape_
+        if expected is not None: _check_image_input(input_shape(X), expected, self)
+        X, hw = flatten_images(X)
         X = validate_data(self, X, dtype=np.float64, reset=reset)
-        return X.reshape(len(X), H, W)
+        if reset: self.image_shape_ = expected or hw or infer_image_shape(X.shape[1])
+        return X.reshape(len(X), *self.image_shape_)
 
     def fit(self, X, y=None):
-        "Enumerate the features for `image_shape` (X is only checked)."
-        H, W = self.image_shape
+        "Enumerate the features for the images' shape (X is only checked, and gives the shape if `image_shape` is None)."
         unknown = set(self.families) - set(HAAR_FAMILIES)
         if unknown: raise ValueError(f"unknown Haar families {sorted(unknown)}; choose from {list(HAAR_FAMILIES)}")
         if not (isinstance(self.stride, (int, np.integer)) and self.stride >= 1): raise ValueError("stride must be an int >= 1")
         self._images(X, reset=True)
+        H, W = self.image_shape_
         sizes = range(1, max(H, W) + 1) if self.cell_sizes is None else sorted(set(int(s) for s in self.cell_sizes))
         rows, idx, coef = [], [], []
         for fam_id, fam in enumerate(self.families):
@@ -81,7 +120,8 @@ class HaarFeatures(TransformerMixin, BaseEstimator):
                     rows.append(np.stack([np.full_like(r, fam_id), r, c, np.full_like(r, ch), np.full_like(r, cw)], 1))
                     idx.append((r[:, None] + ci * ch) * (W + 1) + c[:, None] + cj * cw)
                     coef.append(np.broadcast_to(cv, idx[-1].shape))
-        if not rows: raise ValueError("no Haar feature fits: check image_shape, families and cell_sizes")
+        if not rows: raise ValueError(f"no Haar feature fits images of shape {(H, W)} ({H * W} feature(s)) with families "
+                                      f"{list(self.families)} and cell_sizes {self.cell_sizes}")
         self.features_ = np.concatenate(rows)
         T = 9
         pad = lambda blocks, fill: np.concatenate([np.pad(b, ((0, 0), (0, T - b.shape[1])), constant_values=fill) for b in blocks])
@@ -124,7 +164,7 @@ class HaarFeatures(TransformerMixin, BaseEstimator):
 # %% ../nbs/08a_haar.ipynb #45dd9f38
 def haar_features_slow(images, haar:HaarFeatures):
     "Reference: every feature as signed sums of explicit image slices (slow; for tests)."
-    images = np.asarray(images, dtype=np.float64).reshape(-1, *haar.image_shape)
+    images = np.asarray(images, dtype=np.float64).reshape(-1, *haar.image_shape_)
     out = np.zeros((len(images), haar.n_features_out_))
     for k, (f, r, c, h, w) in enumerate(haar.features_):
         signs = HAAR_FAMILIES[haar.families[f]]
@@ -159,29 +199,36 @@ class HaarTreeClassifier(ClassifierMixin, BaseEstimator):
         self.haar, self.tree = haar, tree
 
     def fit(self, X, y):
-        "Transform the images to Haar features and grow the tree on them."
+        "Check (X, y), transform the images to Haar features and grow the tree on them."
+        X, hw = flatten_images(X)
+        X, classes, y_enc = validate_classification_data(self, X, y)
         self.haar_ = clone(self.haar if self.haar is not None else HaarFeatures())
         self.sdt_ = clone(self.tree if self.tree is not None else SDTClassifier())
-        F = self.haar_.fit_transform(X)
-        self.sdt_.fit(F, y)
+        self.sdt_.fit(self.haar_.fit_transform(X if hw is None else X.reshape(len(X), *hw)), classes[y_enc])
         self.tree_, self.classes_ = self.sdt_.tree_, self.sdt_.classes_
-        self.n_features_in_ = self.haar_.n_features_in_
         return self
+
+    def _images(self, X):
+        "Checked float64 images for prediction, (N, H*W) or (N, H, W) as given."
+        check_is_fitted(self)
+        X, hw = flatten_images(X)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        return X if hw is None else X.reshape(len(X), *hw)
 
     def predict_proba(self, X):
         "Class frequencies of the leaf each image reaches."
-        check_is_fitted(self)
-        return self.tree_.value[haar_tree_apply(self.tree_, self.haar_, X)[0]]
+        images = self._images(X) # checks that the model is fitted
+        return self.tree_.value[haar_tree_apply(self.tree_, self.haar_, images)[0]]
 
     def predict(self, X):
         "Majority class of the leaf each image reaches."
-        return self.classes_[self.predict_proba(X).argmax(1)]
+        proba = self.predict_proba(X)
+        return self.classes_[proba.argmax(1)]
 
     def lookups_per_prediction(self, X):
         "Mean integral-image cost per image: H*W cumulative sums plus the path's corner lookups."
-        check_is_fitted(self)
-        H, W = self.haar_.image_shape
-        return H * W + float(haar_tree_apply(self.tree_, self.haar_, X)[1].mean())
+        images = self._images(X)
+        return math.prod(self.haar_.image_shape_) + float(haar_tree_apply(self.tree_, self.haar_, images)[1].mean())
 
 # %% ../nbs/08a_haar.ipynb #75af5a37
 def haar_vs_raw(Xtrain, ytrain, Xtest, ytest, image_shape, depths, seed=0, haar_params=None, sdt_params=None):
@@ -202,7 +249,7 @@ def haar_vs_raw(Xtrain, ytrain, Xtest, ytest, image_shape, depths, seed=0, haar_
         t0 = time.perf_counter(); hs = SDTClassifier(max_depth=d, random_state=seed, **sdt_params).fit(Ftr, ytrain)
         leaves, lookups = haar_tree_apply(hs.tree_, hf, Xtest)
         out.append(dict(model='Haar tree (SDT)', depth=d, acc=float((hs.classes_[hs.tree_.value[leaves].argmax(1)] == ytest).mean()),
-                        seconds=time.perf_counter() - t0 + t_haar, cost=image_shape[0] * image_shape[1] + float(lookups.mean())))
+                        seconds=time.perf_counter() - t0 + t_haar, cost=math.prod(hf.image_shape_) + float(lookups.mean())))
     return out
 
 def plot_haar_vs_raw(rows, title):

@@ -10,6 +10,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from tao_nb.sdt import (CRITERIA, SDTClassifier, SDTTrace, Work, best_thresholds, check_trace,
                         exhaustive_split, impurity, max_point_increase, sdt_split)
 from tao_nb.tree import Tree
+from tao_nb.haar import HAAR_FAMILIES, HaarFeatures, HaarTreeClassifier, haar_tree_apply, integral_images
 
 
 @pytest.fixture(scope='module')
@@ -20,7 +21,11 @@ def digits():
 
 # --- scikit-learn conformance -------------------------------------------------------------
 @parametrize_with_checks([SDTClassifier(random_state=0), SDTClassifier(alpha=0, criterion='entropy', random_state=0),
-                          SDTClassifier(max_depth=3, C=2, alpha=3, criterion='misclassification', random_state=0)])
+                          SDTClassifier(max_depth=3, C=2, alpha=3, criterion='misclassification', random_state=0),
+                          HaarFeatures(), HaarFeatures(families=('edge_h', 'line_h'), cell_sizes=(1, 2), dtype='float64'),
+                          # unbounded depth: on the checks' 2-feature data the only Haar feature is x1 - x0, and
+                          # check_classifiers_train asks for > 0.83 training accuracy
+                          HaarTreeClassifier(tree=SDTClassifier(random_state=0))])
 def test_sklearn_compatible(estimator, check):
     check(estimator)
 
@@ -189,7 +194,6 @@ def test_best_thresholds_float32_adjacent():
 
 
 # --- Haar features ------------------------------------------------------------------------
-from tao_nb.haar import HAAR_FAMILIES, HaarFeatures, HaarTreeClassifier, haar_tree_apply, integral_images
 
 
 def _slow_haar(images, features, families):
@@ -251,3 +255,39 @@ def test_haar_tree_path_only_inference(digits):
     np.testing.assert_array_equal(leaves, ht.tree_.apply(ht.haar_.transform(X[1000:])))
     assert lookups.max() <= 9 * 6
     assert ht.score(X[1000:], y[1000:]) > 0.6
+
+
+@pytest.mark.parametrize('n, shape', [(64, (8, 8)), (784, (28, 28)), (9, (3, 3)), (10, (1, 10)), (2, (1, 2))])
+def test_haar_inferred_shape(n, shape):
+    X = np.random.default_rng(0).integers(0, 9, (6, n)).astype(float); Xc = X.copy()
+    hf = HaarFeatures(cell_sizes=(1, 2)).fit(X)
+    assert hf.image_shape_ == shape and hf.n_features_in_ == n
+    np.testing.assert_array_equal(hf.transform(X), HaarFeatures(shape, cell_sizes=(1, 2)).fit(X).transform(X))
+    np.testing.assert_array_equal(X, Xc)
+
+
+@pytest.mark.parametrize('est', [HaarFeatures(), HaarTreeClassifier(tree=SDTClassifier(max_depth=2, random_state=0))])
+@pytest.mark.parametrize('X, y, msg', [
+    (np.ones((4, 1)), [0, 1, 0, 1], r'no Haar feature fits images of shape \(1, 1\) \(1 feature\(s\)\)'),
+    (np.full((4, 4), np.nan), [0, 1, 0, 1], 'NaN'),
+    (np.full((4, 4), np.inf), [0, 1, 0, 1], 'infinity'),
+    (np.array([['a', 'b']] * 4), [0, 1, 0, 1], 'convert'),
+    (np.ones(4), [0, 1, 0, 1], '2D array'),
+])
+def test_haar_bad_input(est, X, y, msg):
+    with pytest.raises(ValueError, match=msg): est.fit(X, y)
+
+
+@pytest.mark.parametrize('y, msg', [(None, 'requires y'), (np.zeros(4), 'one class'), (np.array([0.1, 0.2, 0.3, 0.4]), 'Unknown label type')])
+def test_haar_tree_bad_y(y, msg):
+    with pytest.raises(ValueError, match=msg): HaarTreeClassifier().fit(np.arange(16.).reshape(4, 4), y)
+
+
+def test_haar_bad_image_shape_and_wrong_features(digits):
+    X, y = digits
+    with pytest.raises(ValueError, match='image_shape must be None or'): HaarFeatures(image_shape=8).fit(X)
+    with pytest.raises(ValueError, match=r'expected images of shape \(4, 16\)'): HaarFeatures((4, 16)).fit(X.reshape(-1, 8, 8))
+    ht = HaarTreeClassifier(tree=SDTClassifier(max_depth=3, random_state=0)).fit(X.reshape(-1, 8, 8), y)
+    assert ht.haar_.image_shape_ == (8, 8) and ht.n_features_in_ == 64
+    with pytest.raises(ValueError, match='X has 60 features, but HaarTreeClassifier is expecting 64'): ht.predict(X[:, :60])
+    with pytest.raises(ValueError, match=r'expected images of shape \(8, 8\)'): ht.predict(X.reshape(-1, 4, 16))
