@@ -179,16 +179,12 @@ def haar_tree_apply(tree,            # `tao_nb.tree.Tree` over the columns of `h
                     X):              # images (N, H*W) or (N, H, W)
     "Leaf of each image, computing only the Haar features of its root-leaf path; and lookups per image."
     ii = haar.integral(X)
-    N = len(ii)
-    node = np.zeros(N, dtype=np.int64); lookups = np.zeros(N, dtype=np.int64)
-    active = np.flatnonzero(tree.left[node] >= 0)
-    while len(active):
-        nd = node[active]; f = tree.feature[nd]
-        vals = (ii[active[:, None], haar.corner_index_[f]] * haar.corner_coef_[f]).sum(1).astype(haar.dtype)
-        lookups[active] += haar.lookups_[f]
-        node[active] = np.where(vals > tree.threshold[nd], tree.right[nd], tree.left[nd])
-        active = active[tree.left[node[active]] >= 0]
-    return node, lookups
+    lookups = np.zeros(len(ii), dtype=np.int64)
+    def haar_scores(ii, idx, nodes):  # the node's feature, from 4 lookups per rectangle corner set
+        f = tree.feature[nodes]
+        lookups[idx] += haar.lookups_[f]
+        return (ii[idx[:, None], haar.corner_index_[f]] * haar.corner_coef_[f]).sum(1).astype(haar.dtype)
+    return tree.descend(ii, 0, scores=haar_scores), lookups
 
 # %% ../nbs/08a_haar.ipynb #9c31779f
 class HaarTreeClassifier(ClassifierMixin, BaseEstimator):

@@ -116,15 +116,17 @@ def _scores(tree, X, idx, nodes):
     for u, pos in group_positions(nodes): out[pos] = X[idx[pos]] @ tree.W[u]
     return out
 
-def _descend(self:Tree, X, start, idx=None):
-    "Leaf reached by each point `X[idx]` when it starts at node `start` (vectorized, level by level)."
+def _descend(self:Tree, X, start, idx=None, scores=None):
+    """Leaf reached by each point `X[idx]` when it starts at node `start` (vectorized, level by level).
+    `scores(X, idx, nodes)` computes decision scores in another way (default: the tree's own splits)."""
     idx = np.arange(len(X)) if idx is None else np.asarray(idx)
+    scores = (lambda X_, i, nd: _scores(self, X_, i, nd)) if scores is None else scores
     node = np.array(start, dtype=np.int64, copy=True)
     if node.ndim == 0: node = np.full(len(idx), int(node))
     active = np.flatnonzero(self.left[node] >= 0)
     while len(active):
         nd = node[active]
-        go_right = _scores(self, X, idx[active], nd) > self.threshold[nd]
+        go_right = scores(X, idx[active], nd) > self.threshold[nd]
         node[active] = np.where(go_right, self.right[nd], self.left[nd])
         active = active[self.left[node[active]] >= 0]
     return node
