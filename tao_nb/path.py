@@ -50,7 +50,7 @@ class TAOPath:
     def score(self, X, y, i=None): return float((self.predict(X, i) == np.asarray(y)).mean())
     def table(self):
         "The path as printable text, one row per C (the selected one starred)."
-        keys = ['C', 'train_error', 'val_error', 'nonzeros', 'internal', 'leaves', 'mean_path', 'max_path', 'mults', 'sweeps', 'seconds']
+        keys = ['C', 'train_error', 'val_error', 'nonzeros', 'internal', 'leaves', 'mean_path', 'max_path', 'mults', 'sweeps', 'budgeted', 'seconds']
         lines = ['   ' + ' '.join(f"{k:>11}" for k in keys)]
         for i, r in enumerate(self.records):
             lines.append((' * ' if i == self.best_index else '   ') + ' '.join(f"{r[k]:>11.4g}" for k in keys))
@@ -73,6 +73,7 @@ def tao_path(X, y,                 # training inputs and labels (the validation 
              max_iter=14, tol=5e-3,  # TAO sweeps per value of C and relative stopping tolerance on E
              se=0.5,               # model selection: near-tie width in standard errors (see `select_index`)
              node_tol=1e-4, node_max_iter=1000,  # liblinear's tolerance and iteration limit at each node
+             monotone=True,        # refit a tree that gained nonzero weights with no node allowed to gain any
              n_jobs=None,          # joblib workers for the nodes of a level
              random_state=0,       # seed of the validation split, CART and random initialization
              progress=True):       # print a progress bar
@@ -99,15 +100,20 @@ def tao_path(X, y,                 # training inputs and labels (the validation 
     for k, C in enumerate(Cs):
         if progress: _progress(k, len(Cs), f"C={C:.3g}")
         t0 = time.perf_counter()
-        tree, hist = tao(tree, Z, y_enc, solver=ObliqueSolver(C, surrogate, solver, tol=node_tol, max_iter=node_max_iter), penalty=L1Penalty(C),
-                         max_iter=max_iter, tol=tol, n_jobs=n_jobs)
-        tree = prune(tree, Z, y_enc)
+        def run(budget):
+            node_solver = ObliqueSolver(C, surrogate, solver, tol=node_tol, max_iter=node_max_iter, monotone_nonzeros=budget)
+            new, hist = tao(tree, Z, y_enc, solver=node_solver, penalty=L1Penalty(C), max_iter=max_iter, tol=tol, n_jobs=n_jobs)
+            return prune(new, Z, y_enc), hist
+        new, hist = run(False)
+        budgeted = bool(monotone and k > 0 and new.nonzeros() > tree.nonzeros())
+        if budgeted: new, hist = run(True)
+        tree = new
         raw = unstandardize_tree(tree, mu, sd)
         s = raw.sizes(X_val)
         records.append(dict(C=float(C), train_error=err(raw, X, y), val_error=err(raw, X_val, y_val),
                             nonzeros=s['nonzeros'], internal=s['internal'], leaves=s['leaves'], depth=s['depth'],
                             mean_path=s['mean_path'], max_path=s['max_path'], mults=s['mults'],
-                            sweeps=len(hist) - 1, E=float(hist[-1]), seconds=time.perf_counter() - t0))
+                            sweeps=len(hist) - 1, E=float(hist[-1]), budgeted=budgeted, seconds=time.perf_counter() - t0))
         trees.append(raw); histories.append(hist)
     if progress: _progress(len(Cs), len(Cs), f"done in {sum(r['seconds'] for r in records):.1f}s")
     best = select_index([r['val_error'] for r in records], [r['nonzeros'] for r in records], len(y_val), se)

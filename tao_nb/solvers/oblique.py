@@ -168,7 +168,8 @@ class ObliqueSolver:
                  intercept_scaling=1.0, # the surrogate's bias penalty |c|/intercept_scaling (liblinear's)
                  tol=1e-4,              # liblinear tolerance / ignored by CVXPY
                  max_iter=1000,         # liblinear iteration limit
-                 random_state=0):       # liblinear seed
+                 random_state=0,        # liblinear seed
+                 monotone_nonzeros=False): # a node may not gain nonzero weights (see below)
         if not (isinstance(C, (int, float, np.number)) and not isinstance(C, bool) and np.isfinite(C) and C > 0):
             raise ValueError(f"C must be a finite number > 0; got {C!r}")
         if surrogate not in SURROGATES: raise ValueError(f"surrogate must be one of {SURROGATES}; got {surrogate!r}")
@@ -176,6 +177,7 @@ class ObliqueSolver:
         if backend == 'liblinear' and surrogate == 'hinge': raise ValueError("surrogate 'hinge' needs backend 'cvxpy'")
         self.C, self.surrogate, self.backend, self.refit_threshold = float(C), surrogate, backend, refit_threshold
         self.intercept_scaling, self.tol, self.max_iter, self.random_state = intercept_scaling, tol, max_iter, random_state
+        self.monotone_nonzeros = monotone_nonzeros
 
     @property
     def lam(self): return 1.0 / self.C
@@ -187,12 +189,12 @@ class ObliqueSolver:
         return fit_liblinear(X, label, weight, self.C, self.surrogate, self.intercept_scaling,
                              self.tol, self.max_iter, self.random_state)
 
-    def candidates(self, X, label, weight):
-        "Candidate (w, b) pairs, sparsest first."
+    def candidates(self, X, label, weight, max_nonzeros=None):
+        "Candidate (w, b) pairs, sparsest first, none with more than `max_nonzeros` nonzero weights (default: any)."
         D = X.shape[1]
         zero = np.zeros(D)
         out = [(zero, best_threshold(np.zeros(len(label)), label, weight)[0])]
-        if len(np.unique(label)) < 2: return out
+        if len(np.unique(label)) < 2 or max_nonzeros == 0: return out
         fit = self.fit_surrogate(X, label, weight)
         if fit.w is None:
             warnings.warn(f"CVXPY failed on a node problem (status {fit.status}); the node keeps its parameters", RuntimeWarning)
@@ -200,27 +202,36 @@ class ObliqueSolver:
         if self.backend == 'cvxpy' and fit.rel_gap > 1e-4:
             warnings.warn(f"CVXPY node solution not certified: status {fit.status}, relative gap {fit.rel_gap:.1e}; "
                           "the rejection step still guards the objective", RuntimeWarning)
-        out.append((fit.w, fit.b))
-        if self.refit_threshold: out.append((fit.w, best_threshold(X @ fit.w, label, weight, prefer=fit.b)[0]))
+        w, b = fit.w, fit.b
+        if max_nonzeros is not None and np.count_nonzero(w) > max_nonzeros:
+            # over budget: keep the largest |w_d| (inputs are standardized) and refit on those features only
+            keep = np.sort(np.argsort(-np.abs(w), kind='stable')[:max_nonzeros])
+            sub = self.fit_surrogate(X[:, keep], label, weight)
+            if sub.w is None: return out
+            w, b = np.zeros(D), sub.b; w[keep] = sub.w
+        out.append((w, b))
+        if self.refit_threshold: out.append((w, best_threshold(X @ w, label, weight, prefer=b)[0]))
         return out
 
     def __call__(self, X, label, weight, current:Split=None):
         "A strictly better `Split` for the node, or None (the node keeps its parameters)."
         X, label, weight = _check_problem(X, label, weight)
         lam, eps = self.lam, 1e-10 * max(weight.sum(), 1.0)
-        cur = np.inf
+        cur, budget = np.inf, None
         if current is not None and current.weights is not None:
             cw = np.asarray(current.weights, dtype=np.float64)
             cur = node_objective(X, label, weight, cw, current.threshold, lam)
+            if self.monotone_nonzeros: budget = int(np.count_nonzero(cw))
         best, best_obj = None, np.inf
-        for w, b in self.candidates(X, label, weight):
+        for w, b in self.candidates(X, label, weight, budget):
             obj = node_objective(X, label, weight, w, b, lam)
             if obj < best_obj - eps: best, best_obj = (w, b), obj
         if best is None or best_obj >= cur - eps: return None
         return Split(-1, best[0].copy(), float(best[1]))
 
     def __repr__(self):
-        return f"ObliqueSolver(C={self.C}, surrogate={self.surrogate!r}, backend={self.backend!r}, refit_threshold={self.refit_threshold})"
+        return (f"ObliqueSolver(C={self.C}, surrogate={self.surrogate!r}, backend={self.backend!r}, "
+                f"refit_threshold={self.refit_threshold}, monotone_nonzeros={self.monotone_nonzeros})")
 
 # %% ../../nbs/04_oblique_solver.ipynb #f082da74
 class L1Penalty:
