@@ -15,9 +15,9 @@ from .solvers.axis import best_axis_split
 from .tao import tao_sweep, refit_values, tree_objective, class_frequencies
 
 # %% auto #0
-__all__ = ['tree_layout', 'describe_split', 'is_classification', 'describe_value', 'plot_tree', 'node_boxes', 'plot_node_weights',
-           'plot_history', 'SweepStep', 'split_goes_right', 'record_sweep', 'SweepExplorer', 'explore_sweep',
-           'plot_path', 'PathExplorer', 'explore_path']
+__all__ = ['tree_layout', 'describe_split', 'is_classification', 'describe_value', 'plot_tree', 'node_boxes', 'class_indices',
+           'plot_node_weights', 'plot_history', 'SweepStep', 'split_goes_right', 'record_sweep', 'SweepExplorer',
+           'explore_sweep', 'plot_path', 'PathExplorer', 'explore_path']
 
 # %% ../nbs/12_viz.ipynb #670dda80
 def tree_layout(tree:Tree):
@@ -190,10 +190,23 @@ def node_boxes(ax):
     return {int(p.get_gid()[5:]): p for p in ax.patches if (p.get_gid() or '').startswith('node-')}
 
 # %% ../nbs/12_viz.ipynb #b0199348
+def class_indices(y, class_names, n_classes, n=None):
+    "Labels -> class indices (the order of a tree's values): `y` holds labels from `class_names`, or indices when there are no names."
+    y = np.asarray(y)
+    if n is not None and len(y) != n: raise ValueError(f"y has {len(y)} labels for {n} points")
+    if class_names is None:
+        if y.dtype.kind in 'iu' and (not len(y) or (y.min() >= 0 and y.max() < n_classes)): return y.astype(np.int64)
+        raise ValueError(f"without class_names, y must hold class indices 0..{n_classes - 1}")
+    names = np.asarray(class_names)
+    if len(np.unique(names)) != len(names): raise ValueError("class_names must be distinct")
+    if not np.isin(y, names).all(): raise ValueError(f"y has labels not in class_names {names.tolist()}")
+    order = np.argsort(names, kind='stable')
+    return order[np.searchsorted(names[order], y)]
+
 def plot_node_weights(tree:Tree,         # tree to draw (oblique; axis-aligned splits become one-hot rows)
                       image_shape,       # shape of one input image, e.g. (8, 8)
                       X=None,            # inputs: leaves show the mean image of their points
-                      y=None,            # integer labels (with `X`): leaves also show the % of their points they classify right
+                      y=None,            # labels from `class_names` (class indices without names), with `X`: leaves show the % right
                       class_names=None,  # names of the classes
                       cmap='bwr',        # diverging colormap: red positive, blue negative, white zero
                       shared_scale=False,# one symmetric colour scale for all nodes (default: per node)
@@ -231,7 +244,7 @@ def plot_node_weights(tree:Tree,         # tree to draw (oblique; axis-aligned s
         sums = np.zeros((t.n_nodes, t.n_features)); np.add.at(sums, leaf_of, X)
         means = sums / np.maximum(counts, 1)[:, None]
         if y is not None and is_classification(t):
-            hit = np.asarray(y) == t.value.argmax(1)[leaf_of]
+            hit = class_indices(y, class_names, t.value.shape[1], len(X)) == t.value.argmax(1)[leaf_of]
             correct = np.bincount(leaf_of, weights=hit, minlength=t.n_nodes)
     inner = np.flatnonzero(~t.is_leaf)
     vshared = max(float(np.abs(t.W[inner]).max()) if len(inner) else 1.0, 1e-12)
@@ -514,12 +527,14 @@ class PathExplorer:
         if int(np.prod(self.image_shape)) != len(path.x_mean_):
             raise ValueError(f"image_shape {self.image_shape} does not hold {len(path.x_mean_)} features")
         self.X = None if X is None else np.asarray(X, dtype=np.float64)
+        self.class_names = path.classes_ if class_names is None else np.asarray(class_names)
+        if len(self.class_names) != len(path.classes_):
+            raise ValueError(f"class_names has {len(self.class_names)} names for {len(path.classes_)} classes")
         self.y = None
-        if y is not None:                 # labels -> class indices, as the trees' values are ordered
+        if y is not None:                 # the path's labels -> the names plot_node_weights maps back to class indices
             y = np.asarray(y)
             if not np.isin(y, path.classes_).all(): raise ValueError(f"y has labels outside the path's classes {path.classes_}")
-            self.y = np.searchsorted(path.classes_, y)
-        self.class_names = path.classes_ if class_names is None else class_names
+            self.y = np.asarray(self.class_names)[np.searchsorted(path.classes_, y)]
         self.shared_scale, self.figsize, self._widget = shared_scale, figsize, None
 
     def __len__(self): return len(self.path.Cs)

@@ -252,3 +252,31 @@ def test_path_explorer_renders_headless(small_path):
     assert ex.info.value == ex.caption(0)
     with pytest.raises(ValueError, match='image_shape'): PathExplorer(p, (4, 4))
     with pytest.raises(ValueError, match='outside'): PathExplorer(p, (8, 8), X, np.full(len(y), 'z'))
+
+
+def _percent_right(fig, tree):
+    "The '% right' of each leaf caption, as numbers."
+    return {i: float(a.get_title().rsplit(',', 1)[1].strip(' %)')) for i, a in _node_axes(fig).items() if tree.is_leaf[i]}
+
+
+def test_node_weights_labels_through_class_names(digits):
+    "Labels given through class_names (strings, or integers that are not indices) count the same as class indices."
+    X, y = digits
+    t = Tree.from_sklearn(DecisionTreeClassifier(max_depth=3, random_state=0).fit(X, y))
+    by_index = _percent_right(plot_node_weights(t, (8, 8), X=X, y=y), t); plt.close('all')
+    names = np.array([f"digit {k}" for k in range(10)])
+    by_name = _percent_right(plot_node_weights(t, (8, 8), X=X, y=names[y], class_names=names), t); plt.close('all')
+    shifted = _percent_right(plot_node_weights(t, (8, 8), X=X, y=y + 10, class_names=np.arange(10, 20)), t); plt.close('all')
+    assert by_index == by_name == shifted and len(by_index) == t.n_leaves
+    with pytest.raises(ValueError, match='not in class_names'): plot_node_weights(t, (8, 8), X=X, y=y, class_names=names)
+    with pytest.raises(ValueError, match='class indices'): plot_node_weights(t, (8, 8), X=X, y=names[y])
+
+
+def test_path_explorer_custom_class_names(small_path):
+    p, X, y = small_path
+    names = np.array([f"c{k}" for k in range(len(p.classes_))])
+    fig = PathExplorer(p, (8, 8), X, y, class_names=names).render(0)
+    plain = PathExplorer(p, (8, 8), X, y).render(0)
+    assert _percent_right(fig, p.trees[0]) == _percent_right(plain, p.trees[0])
+    plt.close('all')
+    with pytest.raises(ValueError, match='names for'): PathExplorer(p, (8, 8), X, y, class_names=names[:2])
