@@ -153,3 +153,22 @@ def test_estimator_node_tol_reaches_nodes_and_is_validated():
     for bad in (0, -1.0, np.inf, np.nan, 'a'):
         with pytest.raises(ValueError, match='node_tol must be'):
             TAOClassifier(node='oblique', node_tol=bad, max_depth=2).fit(X_DIG[:100], Y_DIG[:100])
+
+
+def test_path_classifier_contract():
+    from tao_nb.estimators import TAOPathClassifier
+    import pickle
+    idx = np.random.default_rng(1).choice(len(Y_DIG), 500, replace=False)
+    X, y = X_DIG[idx].copy(), Y_DIG[idx].copy()
+    X0, y0 = X.copy(), y.copy()
+    clf = TAOPathClassifier(Cs=[1.0, 0.3, 0.1], max_depth=4, random_state=0).fit(X, y)
+    np.testing.assert_array_equal(X, X0); np.testing.assert_array_equal(y, y0)          # no mutation
+    np.testing.assert_array_equal(pickle.loads(pickle.dumps(clf)).predict(X), clf.predict(X))
+    par = TAOPathClassifier(Cs=[1.0, 0.3, 0.1], max_depth=4, random_state=0, n_jobs=2).fit(X, y)
+    np.testing.assert_array_equal(par.tree_.W, clf.tree_.W)                             # n_jobs does not change the result
+    assert clf.C_ in (1.0, 0.3, 0.1) and clf.n_iter_ >= 3 and (np.diff(clf.path_['nonzeros']) <= 0).all()
+    cart = DecisionTreeClassifier(max_depth=3, random_state=0).fit(X, y)
+    warm = TAOPathClassifier(Cs=[1.0, 0.1], init=cart, random_state=0).fit(X, y)       # a fitted tree as the start
+    assert warm.tree_.max_depth <= 3
+    with pytest.raises(ValueError, match='classes'):
+        TAOPathClassifier(Cs=[1.0], init=cart).fit(X[y < 5], y[y < 5])
