@@ -13,7 +13,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LogisticRegression
 from sklearn.svm import LinearSVC
 from .estimators import TAOClassifier, TAORegressor
-from .solvers.oblique import ObliqueSolver, SurrogateFit, surrogate_objective
+from .solvers.oblique import ObliqueSolver, SurrogateFit, surrogate_objective, liblinear_lock
 
 # %% ../nbs/09_ohmr.ipynb #be5132cc
 def _mse(Y, P): return float(np.mean((np.asarray(Y, dtype=np.float64).reshape(len(Y), -1) - P.reshape(len(P), -1)) ** 2))
@@ -76,7 +76,7 @@ class HeuristicObliqueSolver(ObliqueSolver):
         common = dict(C=self.C, fit_intercept=False, tol=self.tol, max_iter=self.max_iter, random_state=self.random_state)
         est = LinearSVC(penalty='l1', loss='squared_hinge', dual=False, **common) if self.surrogate == 'svm' else \
               LogisticRegression(l1_ratio=1.0, solver='liblinear', **common)
-        with warnings.catch_warnings():
+        with liblinear_lock, warnings.catch_warnings():
             warnings.simplefilter('ignore', ConvergenceWarning)
             est.fit(Xa, lab)
         v = est.coef_[0].astype(np.float64)

@@ -13,7 +13,7 @@ from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_X_y, check_array
 from .tree import Tree
-from .tao import tao
+from .tao import tao, worker_pool
 from .pruning import prune
 from .solvers.oblique import ObliqueSolver, L1Penalty
 from .tree import standardizer, standardize_tree, unstandardize_tree
@@ -97,24 +97,25 @@ def tao_path(X, y,                 # training inputs and labels (the validation 
     else: raise ValueError(f"init must be 'cart', 'random' or a Tree; got {init!r}")
     err = lambda t, A, b: float((classes[t.predict_value(A).argmax(1)] != b).mean())
     trees, records, histories = [], [], []
-    for k, C in enumerate(Cs):
-        if progress: _progress(k, len(Cs), f"C={C:.3g}")
-        t0 = time.perf_counter()
-        def run(budget):
-            node_solver = ObliqueSolver(C, surrogate, solver, tol=node_tol, max_iter=node_max_iter, monotone_nonzeros=budget)
-            new, hist = tao(tree, Z, y_enc, solver=node_solver, penalty=L1Penalty(C), max_iter=max_iter, tol=tol, n_jobs=n_jobs)
-            return prune(new, Z, y_enc), hist
-        new, hist = run(False)
-        budgeted = bool(monotone and k > 0 and new.nonzeros() > tree.nonzeros())
-        if budgeted: new, hist = run(True)
-        tree = new
-        raw = unstandardize_tree(tree, mu, sd)
-        s = raw.sizes(X_val)
-        records.append(dict(C=float(C), train_error=err(raw, X, y), val_error=err(raw, X_val, y_val),
-                            nonzeros=s['nonzeros'], internal=s['internal'], leaves=s['leaves'], depth=s['depth'],
-                            mean_path=s['mean_path'], max_path=s['max_path'], mults=s['mults'],
-                            sweeps=len(hist) - 1, E=float(hist[-1]), budgeted=budgeted, seconds=time.perf_counter() - t0))
-        trees.append(raw); histories.append(hist)
+    with worker_pool(n_jobs) as pool:      # one joblib pool for the whole path
+        for k, C in enumerate(Cs):
+            if progress: _progress(k, len(Cs), f"C={C:.3g}")
+            t0 = time.perf_counter()
+            def run(budget):
+                node_solver = ObliqueSolver(C, surrogate, solver, tol=node_tol, max_iter=node_max_iter, monotone_nonzeros=budget)
+                new, hist = tao(tree, Z, y_enc, solver=node_solver, penalty=L1Penalty(C), max_iter=max_iter, tol=tol, n_jobs=pool)
+                return prune(new, Z, y_enc), hist
+            new, hist = run(False)
+            budgeted = bool(monotone and k > 0 and new.nonzeros() > tree.nonzeros())
+            if budgeted: new, hist = run(True)
+            tree = new
+            raw = unstandardize_tree(tree, mu, sd)
+            s = raw.sizes(X_val)
+            records.append(dict(C=float(C), train_error=err(raw, X, y), val_error=err(raw, X_val, y_val),
+                                nonzeros=s['nonzeros'], internal=s['internal'], leaves=s['leaves'], depth=s['depth'],
+                                mean_path=s['mean_path'], max_path=s['max_path'], mults=s['mults'],
+                                sweeps=len(hist) - 1, E=float(hist[-1]), budgeted=budgeted, seconds=time.perf_counter() - t0))
+            trees.append(raw); histories.append(hist)
     if progress: _progress(len(Cs), len(Cs), f"done in {sum(r['seconds'] for r in records):.1f}s")
     best = select_index([r['val_error'] for r in records], [r['nonzeros'] for r in records], len(y_val), se)
     return TAOPath(Cs, trees, records, histories, best, classes, mu, sd)

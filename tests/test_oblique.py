@@ -172,3 +172,19 @@ def test_path_classifier_contract():
     assert warm.tree_.max_depth <= 3
     with pytest.raises(ValueError, match='classes'):
         TAOPathClassifier(Cs=[1.0], init=cart).fit(X[y < 5], y[y < 5])
+
+
+@pytest.mark.parametrize('backend', ['loky', 'threading'])
+def test_oblique_parallel_backends_give_identical_trees(backend):
+    "liblinear draws from one random generator per process: fits in threads are serialized, so every backend gives the serial trees."
+    from joblib import parallel_config
+    idx = np.random.default_rng(2).choice(len(Y_DIG), 700, replace=False)
+    mu, sd = standardizer(X_DIG[idx]); Z = (X_DIG[idx] - mu) / sd; y = Y_DIG[idx]
+    start = Tree.from_sklearn(DecisionTreeClassifier(max_depth=5, random_state=0).fit(Z, y)).to_oblique()
+    run = lambda n_jobs: tao(start, Z, y, solver=ObliqueSolver(0.5), penalty=L1Penalty(0.5), n_jobs=n_jobs)
+    serial, hist = run(None)
+    for _ in range(3 if backend == 'threading' else 1):     # without the lock, threads differ in about half the runs
+        with parallel_config(backend=backend):
+            par, hist_p = run(2)
+        np.testing.assert_array_equal(hist_p, hist); np.testing.assert_array_equal(par.W, serial.W)
+        np.testing.assert_array_equal(par.threshold, serial.threshold)
