@@ -2,7 +2,8 @@
 
 What must hold (issue 2): the training 0/1 loss never increases from one sweep to the next and never
 ends above the initial tree's, over depths 2-10, CART and random initializations, on digits and on
-synthetic data; pruning never increases the training loss.
+synthetic data; pruning never increases the training loss. Skipping node problems already solved
+(`tao(skip_unchanged=True)`) changes no tree and no history (40 cases, axis and oblique).
 """
 import numpy as np
 import pytest
@@ -50,3 +51,28 @@ def test_loss_never_increases(chunk):
         assert (np.diff(history) <= 0).all(), (case, history)
         assert history[-1] <= history[0] and errors(tree, X, y) == history[-1], case
         assert errors(prune(tree, X, y), X, y) <= history[-1], case
+
+
+@pytest.mark.parametrize('chunk', range(4))
+def test_skipping_solved_problems_changes_nothing(chunk):
+    "tao(skip_unchanged=True) gives the same trees and objective histories as re-solving every node, axis and oblique."
+    from tao_nb.solvers.oblique import ObliqueSolver, L1Penalty
+    from tao_nb.tree import standardizer
+    for case in range(chunk, 40, 4):
+        X, y = dataset(case)
+        depth = 2 + case % 6
+        if case % 3 == 2:                                       # oblique, standardized inputs
+            mu, sd = standardizer(X); X = (X - mu) / sd
+            tree0 = Tree.from_sklearn(DecisionTreeClassifier(max_depth=depth, random_state=case).fit(X, y)).to_oblique()
+            C = float(10 ** np.random.default_rng(case).uniform(-1.5, 0.5))
+            kw = lambda: dict(solver=ObliqueSolver(C), penalty=L1Penalty(C))
+        else:
+            tree0 = Tree.random(depth, X, np.eye(y.max() + 1)[y], random_state=case) if case % 2 else \
+                    Tree.from_sklearn(DecisionTreeClassifier(max_depth=depth, random_state=case).fit(X, y))
+            kw = lambda: {}
+        t1, h1 = tao(tree0, X, y, max_iter=6, tol=0.0, skip_unchanged=True, **kw())
+        t0, h0 = tao(tree0, X, y, max_iter=6, tol=0.0, skip_unchanged=False, **kw())
+        np.testing.assert_array_equal(h1, h0, err_msg=str(case))
+        np.testing.assert_array_equal(t1.threshold, t0.threshold, err_msg=str(case))
+        if t0.W is not None: np.testing.assert_array_equal(t1.W, t0.W, err_msg=str(case))
+        else: np.testing.assert_array_equal(t1.feature, t0.feature, err_msg=str(case))
