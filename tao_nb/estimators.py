@@ -70,7 +70,36 @@ def _initial_tree(init, X, Y, max_depth, random_state, classes=None, oblique=Fal
     return tree
 
 # %% ../nbs/11_estimators.ipynb #2c99bd7c
-class _BaseTAO(BaseEstimator):
+def _check_node_options(solver, surrogate):
+    "Clear errors for the oblique node solver's options."
+    if solver not in ('liblinear', 'cvxpy'): raise ValueError(f"solver must be 'liblinear' or 'cvxpy'; got {solver!r}")
+    if surrogate not in SURROGATES: raise ValueError(f"surrogate must be one of {SURROGATES}; got {surrogate!r}")
+    if surrogate == 'hinge' and solver != 'cvxpy': raise ValueError("surrogate='hinge' needs solver='cvxpy'")
+
+class _TreePredictor:
+    "Prediction through the fitted `tree_` (on raw inputs), shared by the estimators here."
+    def _validated(self, X):
+        check_is_fitted(self)
+        return validate_data(self, X, reset=False, dtype=np.float64)
+
+    def apply(self, X):
+        "Index (in `tree_`) of the leaf each row reaches."
+        X = self._validated(X)
+        return self.tree_.apply(X)
+
+class _TreeClassifier(ClassifierMixin, _TreePredictor):
+    "Class probabilities and labels from the leaf each row reaches."
+    def predict_proba(self, X):
+        "Class frequencies of the training points in the leaf each row reaches."
+        X = self._validated(X)
+        return self.tree_.predict_value(X)
+
+    def predict(self, X):
+        "Predicted class labels."
+        proba = self.predict_proba(X)
+        return self.classes_[proba.argmax(1)]
+
+class _BaseTAO(_TreePredictor, BaseEstimator):
     "What TAO classification and regression share: parameters, validation, init, the loop, pruning."
     def __init__(self,
                  max_depth=8,       # depth of the initial tree ('cart' or 'random' init)
@@ -97,9 +126,7 @@ class _BaseTAO(BaseEstimator):
         _check_param('C', self.C, numbers.Real, 0, low_inclusive=False)
         _check_param('node_tol', self.node_tol, numbers.Real, 0, low_inclusive=False)
         if self.node not in ('axis', 'oblique'): raise ValueError(f"node must be 'axis' or 'oblique'; got {self.node!r}")
-        if self.solver not in ('liblinear', 'cvxpy'): raise ValueError(f"solver must be 'liblinear' or 'cvxpy'; got {self.solver!r}")
-        if self.surrogate not in SURROGATES: raise ValueError(f"surrogate must be one of {SURROGATES}; got {self.surrogate!r}")
-        if self.surrogate == 'hinge' and self.solver != 'cvxpy': raise ValueError("surrogate='hinge' needs solver='cvxpy'")
+        _check_node_options(self.solver, self.surrogate)
 
     def _node_setup(self):
         "(node solver, penalty, oblique?) of this estimator's TAO problem."
@@ -130,33 +157,14 @@ class _BaseTAO(BaseEstimator):
         self.n_iter_ = len(self.history_) - 1
         return self
 
-    def _validated(self, X):
-        check_is_fitted(self)
-        return validate_data(self, X, reset=False, dtype=np.float64)
-
-    def apply(self, X):
-        "Index (in `tree_`) of the leaf each row reaches."
-        X = self._validated(X)
-        return self.tree_.apply(X)
-
 # %% ../nbs/11_estimators.ipynb #18e8ee0e
-class TAOClassifier(ClassifierMixin, _BaseTAO):
+class TAOClassifier(_TreeClassifier, _BaseTAO):
     "Classification tree optimized by Tree Alternating Optimization (Carreira-Perpiñán & Tavallali, 2018)."
     def fit(self, X, y):
         "Grow or take the initial tree, optimize its 0/1 loss by TAO, prune it."
         self._validate_params()
         X, self.classes_, y_enc = validate_classification_data(self, X, y)
         return self._fit_tree(X, y_enc, self.classes_)
-
-    def predict_proba(self, X):
-        "Class frequencies of the training points in the leaf each row reaches."
-        X = self._validated(X)
-        return self.tree_.predict_value(X)
-
-    def predict(self, X):
-        "Predicted class labels."
-        proba = self.predict_proba(X)
-        return self.classes_[proba.argmax(1)]
 
 # %% ../nbs/11_estimators.ipynb #05050707
 class TAORegressor(RegressorMixin, _BaseTAO):
@@ -189,7 +197,7 @@ def _validation_split(X, y, fraction, seed):
         return train_test_split(X, y, test_size=fraction, stratify=y, random_state=seed)
     return X, X, y, y
 
-class TAOPathClassifier(ClassifierMixin, BaseEstimator):
+class TAOPathClassifier(_TreeClassifier, BaseEstimator):
     "Sparse oblique TAO tree whose C is chosen along a regularization path (`tao_path`) on validation data carved from the training data."
     def __init__(self,
                  Cs=None,                 # values of C, decreasing (default: 8 from 10 to 10**-1.5)
@@ -216,9 +224,7 @@ class TAOPathClassifier(ClassifierMixin, BaseEstimator):
         _check_param('node_tol', self.node_tol, numbers.Real, 0, low_inclusive=False)
         _check_param('validation_fraction', self.validation_fraction, numbers.Real, 0)
         if self.validation_fraction >= 1: raise ValueError(f"validation_fraction must be < 1; got {self.validation_fraction!r}")
-        if self.solver not in ('liblinear', 'cvxpy'): raise ValueError(f"solver must be 'liblinear' or 'cvxpy'; got {self.solver!r}")
-        if self.surrogate not in SURROGATES: raise ValueError(f"surrogate must be one of {SURROGATES}; got {self.surrogate!r}")
-        if self.surrogate == 'hinge' and self.solver != 'cvxpy': raise ValueError("surrogate='hinge' needs solver='cvxpy'")
+        _check_node_options(self.solver, self.surrogate)
 
     def fit(self, X, y):
         "Run the path on a part of (X, y), choose C on the rest, keep that tree."
@@ -235,22 +241,3 @@ class TAOPathClassifier(ClassifierMixin, BaseEstimator):
         self.tree_, self.C_ = self.path_.best_tree, self.path_.best_C
         self.n_iter_ = int(sum(r['sweeps'] for r in self.path_.records))     # TAO sweeps along the whole path
         return self
-
-    def _validated(self, X):
-        check_is_fitted(self)
-        return validate_data(self, X, reset=False, dtype=np.float64)
-
-    def apply(self, X):
-        "Index (in `tree_`) of the leaf each row reaches."
-        X = self._validated(X)
-        return self.tree_.apply(X)
-
-    def predict_proba(self, X):
-        "Class frequencies of the training points (the path's fitting part) in the leaf each row reaches."
-        X = self._validated(X)
-        return self.tree_.predict_value(X)
-
-    def predict(self, X):
-        "Predicted class labels."
-        proba = self.predict_proba(X)
-        return self.classes_[proba.argmax(1)]
