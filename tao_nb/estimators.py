@@ -90,7 +90,7 @@ class _TreePredictor:
 class _TreeClassifier(ClassifierMixin, _TreePredictor):
     "Class probabilities and labels from the leaf each row reaches."
     def predict_proba(self, X):
-        "Class frequencies of the training points in the leaf each row reaches."
+        "Class probabilities stored at the leaf each row reaches (for TAO: class frequencies of its training points)."
         X = self._validated(X)
         return self.tree_.predict_value(X)
 

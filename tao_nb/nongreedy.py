@@ -10,12 +10,11 @@ __all__ = ['complete_paths', 'leaf_penalties', 'leaf_log_losses', 'reached_leaf'
 import numbers
 import numpy as np
 from scipy.special import logsumexp, softmax
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator
 from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils import check_random_state
-from sklearn.utils.validation import check_is_fitted, validate_data
 from .tree import Tree, standardizer, standardize_tree, unstandardize_tree
-from .estimators import validate_classification_data
+from .estimators import validate_classification_data, _TreeClassifier
 
 # %% ../nbs/10_nongreedy.ipynb #eee3e6d8
 def complete_paths(depth):
@@ -149,7 +148,7 @@ def to_tree(W, Theta):
     return Tree(left, right, np.r_[-W[:, -1], np.zeros(m + 1)], value, W=Wt)
 
 # %% ../nbs/10_nongreedy.ipynb #579115a2
-class NonGreedyTreeClassifier(ClassifierMixin, BaseEstimator):
+class NonGreedyTreeClassifier(_TreeClassifier, BaseEstimator):
     "Oblique tree trained non-greedily by SGD on the convex-concave upper bound (Norouzi et al., 2015)."
     def __init__(self,
                  max_depth=6,          # depth of the complete oblique tree
@@ -225,14 +224,3 @@ class NonGreedyTreeClassifier(ClassifierMixin, BaseEstimator):
         leaf = reached_leaf(S)[0]
         err = float((Theta[leaf].argmax(1) != y).mean())
         return float(bound.mean()), err, len(np.unique(leaf))
-
-    def predict_proba(self, X):
-        "Softmax of the logits of the leaf each row reaches."
-        check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=np.float64)
-        return self.tree_.predict_value(X)
-
-    def predict(self, X):
-        "Predicted class labels."
-        proba = self.predict_proba(X)
-        return self.classes_[proba.argmax(1)]

@@ -8,10 +8,10 @@ import math, time
 from dataclasses import dataclass, field
 from typing import NamedTuple
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils.validation import check_is_fitted, check_random_state, validate_data
+from sklearn.base import BaseEstimator
+from sklearn.utils.validation import check_random_state
 from .tree import Tree
-from .estimators import validate_classification_data
+from .estimators import validate_classification_data, _TreeClassifier
 
 # %% auto #0
 __all__ = ['CRITERIA', 'impurity', 'Work', 'best_thresholds', 'NodeSplit', 'exhaustive_split', 'max_point_increase', 'SDTTrace',
@@ -220,7 +220,7 @@ def theorem1_work(n, D, C=10, alpha=7, min_batch=20):
     return 4 * D * n0 * math.log2(max(n0, 2)) + math.ceil(D / 2 ** alpha) * n * math.log2(n)
 
 # %% ../nbs/08_sdt.ipynb #69799024
-class SDTClassifier(ClassifierMixin, BaseEstimator):
+class SDTClassifier(_TreeClassifier, BaseEstimator):
     "Decision tree grown greedily with the stochastic split search of SDT (Tavallali et al.)."
     def __init__(self,
                  max_depth=None,       # maximum depth (None: grow until pure)
@@ -276,22 +276,6 @@ class SDTClassifier(ClassifierMixin, BaseEstimator):
         self.tree_ = Tree(left, right, threshold, np.array(value), feature=feature, n_features=X.shape[1])
         self.work_ = work
         return self
-
-    def predict_proba(self, X):
-        "Class frequencies of the leaf each row reaches (columns in the order of `classes_`)."
-        check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
-        return self.tree_.predict_value(X)
-
-    def predict(self, X):
-        "Majority class of the leaf each row reaches."
-        check_is_fitted(self)
-        return self.classes_[self.predict_proba(X).argmax(1)]
-
-    def apply(self, X):
-        "Leaf index reached by each row."
-        check_is_fitted(self)
-        return self.tree_.apply(validate_data(self, X, dtype=np.float64, reset=False))
 
 # %% ../nbs/08_sdt.ipynb #238e2445
 def compare_growers(Xtrain, ytrain, Xtest, ytest, depths, seed=0, **sdt_params):
