@@ -1,0 +1,66 @@
+"""Saved fingerprints of fitted trees: the refactors must leave every tree of these seeded fits unchanged.
+
+`python tests/fingerprints.py --write` records them (done once, before the layout change of issue 11);
+`tests/test_fingerprints.py` refits and compares. Each case is a name and a function returning a `Tree`.
+"""
+import sys
+from pathlib import Path
+
+import numpy as np
+
+DATA = Path(__file__).resolve().parent / 'data' / 'fingerprints.npz'
+FIELDS = ('left', 'right', 'feature', 'threshold', 'value', 'W')
+
+
+def _data():
+    from sklearn.datasets import load_digits, load_diabetes
+    X, y = load_digits(return_X_y=True)
+    rng = np.random.default_rng(0)
+    sub = rng.choice(len(X), 600, replace=False)
+    Xd, yd = load_diabetes(return_X_y=True)
+    Y2 = np.c_[yd, Xd[:, :2] @ [3.0, -2.0] * 100]
+    return X, y, X[sub], y[sub], Xd, yd, Y2
+
+
+def cases():
+    "name -> function () -> Tree, for seeded fits of every estimator the package has."
+    import tao_nb
+    from tao_nb.estimators import TAOClassifier, TAORegressor, TAOPathClassifier
+    from tao_nb.path import tao_path
+    from tao_nb.sdt import SDTClassifier
+    from tao_nb.haar import HaarFeatures, HaarTreeClassifier
+    from tao_nb.ohmr import OneHotTAOClassifier
+    from tao_nb.nongreedy import NonGreedyTreeClassifier
+    X, y, Xs, ys, Xd, yd, Y2 = _data()
+    return {
+        'tao_axis_cart_d6': lambda: TAOClassifier(max_depth=6, random_state=0).fit(X, y).tree_,
+        'tao_axis_random_d5': lambda: TAOClassifier(max_depth=5, init='random', random_state=1).fit(Xs, ys).tree_,
+        'tao_oblique_d4': lambda: TAOClassifier(max_depth=4, node='oblique', C=0.5, random_state=0).fit(Xs, ys).tree_,
+        'tao_oblique_random_d4': lambda: TAOClassifier(max_depth=4, node='oblique', init='random', C=1.0, random_state=2).fit(Xs, ys).tree_,
+        'tao_reg_axis_d5': lambda: TAORegressor(max_depth=5, random_state=0).fit(Xd, Y2).tree_,
+        'tao_reg_oblique_d3': lambda: TAORegressor(max_depth=3, node='oblique', C=1.0, random_state=0).fit(Xd, yd).tree_,
+        'tao_path_d5': lambda: tao_path(Xs, ys, Cs=[3.0, 0.5, 0.1], max_depth=5, random_state=0, progress=False).best_tree,
+        'tao_path_clf_d4': lambda: TAOPathClassifier(Cs=[2.0, 0.3], max_depth=4, random_state=0).fit(Xs, ys).tree_,
+        'onehot_d4': lambda: OneHotTAOClassifier(max_depth=4, random_state=0).fit(Xs, ys).tree_,
+        'sdt_d6': lambda: SDTClassifier(max_depth=6, random_state=0).fit(X, y).tree_,
+        'haar_d4': lambda: HaarTreeClassifier(HaarFeatures(), SDTClassifier(max_depth=4, random_state=0)).fit(Xs, ys).tree_,
+        'nongreedy_d4': lambda: NonGreedyTreeClassifier(max_depth=4, epochs=3, random_state=0).fit(Xs, ys).tree_,
+        'nongreedy_stable_d3': lambda: NonGreedyTreeClassifier(max_depth=3, epochs=3, stable=True, inference='exact',
+                                                               random_state=0).fit(Xs, ys).tree_,
+    }
+
+
+def arrays(tree):
+    "The arrays that define a tree (W empty for axis-aligned trees)."
+    return {f: (np.zeros((0,)) if getattr(tree, f) is None else np.asarray(getattr(tree, f))) for f in FIELDS}
+
+
+def write():
+    out = {}
+    for name, fit in cases().items():
+        for f, a in arrays(fit()).items(): out[f'{name}.{f}'] = a
+        print('recorded', name)
+    np.savez_compressed(DATA, **out)
+
+
+if __name__ == '__main__' and '--write' in sys.argv: write()
