@@ -54,7 +54,7 @@ def liblinear_iterations(X, label, weight, C, tol):
 def sweep_cost(X, y, depth, C, name, node_tol=1e-4, n_splits=10):
     mu, sd = standardizer(X); Z = (X - mu) / sd; N = len(y)
     tree = Tree.from_sklearn(DecisionTreeClassifier(max_depth=depth, random_state=0).fit(Z, y)).to_oblique()
-    solver = ObliqueSolver(C, tol=node_tol)
+    solver = ObliqueSolver(C, node_tol=node_tol)
     t_sweep = best_of(lambda: tao_sweep(tree.copy(), Z, y, zero_one_loss, class_frequencies, solver))[0]
     rec = Recorder(solver); tao_sweep(tree.copy(), Z, y, zero_one_loss, class_frequencies, rec)
     care = sum(m for m, _ in rec.rows)
@@ -65,11 +65,11 @@ def sweep_cost(X, y, depth, C, name, node_tol=1e-4, n_splits=10):
     classes = np.unique(y); rng = np.random.default_rng(0); times, iters, inside = [], [], []
     for _ in range(n_splits):
         lab = np.isin(y, rng.permutation(classes)[:len(classes) // 2]).astype(int)
-        times.append(best_of(lambda: fit_liblinear(Z, lab, np.ones(N), C, tol=node_tol), 1)[0])
+        times.append(best_of(lambda: fit_liblinear(Z, lab, np.ones(N), C, node_tol=node_tol), 1)[0])
         it, ins = liblinear_iterations(Z, lab, np.ones(N), C, node_tol); iters.append(it); inside.append(ins)
     t_split = float(np.median(times))
     Xr, lr, wr = rec.last
-    t_root = best_of(lambda: fit_liblinear(Xr, lr, wr, C, tol=node_tol))[0]
+    t_root = best_of(lambda: fit_liblinear(Xr, lr, wr, C, node_tol=node_tol))[0]
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', ConvergenceWarning)
         t_multi = best_of(lambda: LinearSVC(penalty='l1', dual=False, C=C, tol=node_tol, random_state=0).fit(Z, y), 1)[0]
@@ -83,7 +83,7 @@ def sweep_cost(X, y, depth, C, name, node_tol=1e-4, n_splits=10):
           f"balanced class splits median {int(np.median(iters))} ({np.median(inside):.1%} inside); the node problems' "
           f"size is bounded, their iterations per point are not (largest node problem {max(rec.rows)[0]} points)")
     # a whole run at this C: later sweeps skip the node problems that did not change
-    t_run, (_, hist) = best_of(lambda: tao(tree, Z, y, solver=ObliqueSolver(C, tol=node_tol), penalty=L1Penalty(C)), 1)
+    t_run, (_, hist) = best_of(lambda: tao(tree, Z, y, node_solver=ObliqueSolver(C, node_tol=node_tol), penalty=L1Penalty(C)), 1)
     per = t_run / (len(hist) - 1)
     print(f"  a whole TAO run at this C: {len(hist) - 1} sweeps in {t_run:.2f}s, {per:.3f}s per sweep -> "
           f"{per / (depth * t_split):.2f} x depth x balanced split")
@@ -103,7 +103,7 @@ def main(mnist=True):
     # CVXPY slowdown: the same small TAO run with both backends
     idx = np.r_[np.flatnonzero(ytr < 4)][:400]; mu, sd = standardizer(Xtr[idx]); Z = (Xtr[idx] - mu) / sd
     tree = Tree.from_sklearn(DecisionTreeClassifier(max_depth=3, random_state=0).fit(Z, ytr[idx])).to_oblique()
-    run = lambda backend: tao(tree, Z, ytr[idx], solver=ObliqueSolver(1.0, 'svm', backend), penalty=L1Penalty(1.0), max_iter=3, tol=0)
+    run = lambda backend: tao(tree, Z, ytr[idx], node_solver=ObliqueSolver(1.0, 'svm', backend), penalty=L1Penalty(1.0), max_iter=3, tol=0)
     t_ll, t_cvx = best_of(lambda: run('liblinear'), 1)[0], best_of(lambda: run('cvxpy'), 1)[0]
     h_ll, h_cvx = run('liblinear')[1], run('cvxpy')[1]
     print(f"CVXPY slowdown (digits 0-3, 400 points, depth 3, 3 sweeps): liblinear {t_ll:.2f}s, CVXPY {t_cvx:.2f}s, "

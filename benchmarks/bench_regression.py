@@ -27,10 +27,10 @@ from tao_nb.ohmr import HeuristicObliqueSolver
 from _timing import best_of
 
 
-def one_sweep(tree0, X, Y, solver=best_axis_split):
+def one_sweep(tree0, X, Y, node_solver=best_axis_split):
     "One reverse-BFS TAO sweep plus the final leaf refit (what one iteration of `tao` costs)."
     t = tree0.copy()
-    tao_sweep(t, X, Y, squared_loss, mean_response, solver)
+    tao_sweep(t, X, Y, squared_loss, mean_response, node_solver)
     refit_values(t, X, Y, mean_response)
     return t
 

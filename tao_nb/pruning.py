@@ -7,25 +7,25 @@ __all__ = ['node_point_stats', 'prune']
 
 # %% ../nbs/08_pruning.ipynb #0b8b5d49
 import numpy as np
-from .tree import Tree
+from .tree import Tree, group_positions
 from .tao import refit_values, class_frequencies
 
-# %% ../nbs/08_pruning.ipynb #52474fcd
+# %% ../nbs/08_pruning.ipynb #02a2f9ce
 def node_point_stats(tree:Tree, X, Y, paths=None):
     "Per node: number of training points that reach it, and whether their targets are all equal."
     paths = tree.decision_paths(X) if paths is None else paths
-    rows, cols = np.nonzero(paths >= 0)
-    nodes = paths[rows, cols].astype(np.int64)
-    counts = np.bincount(nodes, minlength=tree.n_nodes)
-    Yf = np.asarray(Y, dtype=np.float64).reshape(len(Y), -1)[rows]
-    order = np.argsort(nodes, kind='stable')
-    ns, Ys = nodes[order], Yf[order]
-    starts = np.flatnonzero(np.r_[True, ns[1:] != ns[:-1]])
-    pure = np.zeros(tree.n_nodes, dtype=bool)
-    same = (np.minimum.reduceat(Ys, starts) == np.maximum.reduceat(Ys, starts)).all(1)
-    pure[ns[starts]] = same
-    return counts, pure
+    counts = np.bincount(paths[paths >= 0].astype(np.int64), minlength=tree.n_nodes)
+    leaf = paths[np.arange(len(paths)), (paths >= 0).sum(1) - 1].astype(np.int64)
+    Yf = np.asarray(Y, dtype=np.float64).reshape(len(Y), -1)
+    lo = np.full((tree.n_nodes, Yf.shape[1]), np.inf); hi = np.full_like(lo, -np.inf)
+    for node, pos in group_positions(leaf): lo[node], hi[node] = Yf[pos].min(0), Yf[pos].max(0)
+    for d in range(tree.max_depth - 1, -1, -1):      # bottom-up: a node covers its children's points
+        inner = tree.nodes_at_depth(d); inner = inner[~tree.is_leaf[inner]]
+        l, r = tree.left[inner], tree.right[inner]
+        lo[inner], hi[inner] = np.minimum(lo[l], lo[r]), np.maximum(hi[l], hi[r])
+    return counts, (counts > 0) & (lo == hi).all(1)
 
+# %% ../nbs/08_pruning.ipynb #9d5eb459
 def prune(tree:Tree, X, Y, fit_leaf=class_frequencies):
     "A new, compact tree without dead branches and pure subtrees (apply after the last TAO sweep)."
     tree = refit_values(tree.copy(), X, Y, fit_leaf)

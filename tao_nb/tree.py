@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import deque
 from typing import NamedTuple
 import numpy as np
+from fastcore.basics import patch
 
 # %% auto #0
 __all__ = ['Split', 'Tree', 'group_positions', 'standardizer', 'standardize_tree', 'unstandardize_tree']
@@ -19,7 +20,7 @@ class Split(NamedTuple):
     threshold: float = 0.0     # go right iff score > threshold
     swap: bool = False         # exchange the two children when this split is applied
 
-# %% ../nbs/00_tree.ipynb #f8309d49
+# %% ../nbs/00_tree.ipynb #5cedb380
 class Tree:
     "A binary decision tree stored as flat node arrays; node 0 is the root, leaves have children -1."
     def __init__(self,
@@ -54,51 +55,56 @@ class Tree:
         self.n_features = int(n_features)
         self._index()
 
-    def _index(self):
-        "Recompute `parent` and `depth` from the child arrays (and check it is a tree)."
-        n = len(self.left)
-        self.parent = np.full(n, -1, dtype=np.int64)
-        self.depth = np.full(n, -1, dtype=np.int64)
-        self.depth[0] = 0
-        for i in range(n):  # children are always created after their parent in our layouts,
-            for c in (self.left[i], self.right[i]):  # but do not rely on it: check below
-                if c >= 0: self.parent[c] = i
-        order = self.bfs_order()
-        if len(order) != n: raise ValueError("node arrays contain unreachable nodes; call `compact`")
-        for i in order[1:]: self.depth[i] = self.depth[self.parent[i]] + 1
+# %% ../nbs/00_tree.ipynb #bc11e74e
+@patch
+def _index(self:Tree):
+    "Recompute `parent` and `depth` from the child arrays (and check it is a tree)."
+    n = len(self.left)
+    self.parent = np.full(n, -1, dtype=np.int64)
+    self.depth = np.full(n, -1, dtype=np.int64)
+    self.depth[0] = 0
+    for i in range(n):  # children are always created after their parent in our layouts,
+        for c in (self.left[i], self.right[i]):  # but do not rely on it: check below
+            if c >= 0: self.parent[c] = i
+    order = self.bfs_order()
+    if len(order) != n: raise ValueError("node arrays contain unreachable nodes; call `compact`")
+    for i in order[1:]: self.depth[i] = self.depth[self.parent[i]] + 1
 
-    def bfs_order(self):
-        "Node ids reachable from the root, in breadth-first order."
-        out, q = [], deque([0])
-        while q:
-            i = q.popleft(); out.append(i)
-            if self.left[i] >= 0: q.extend((int(self.left[i]), int(self.right[i])))
-        return np.array(out, dtype=np.int64)
+@patch
+def bfs_order(self:Tree):
+    "Node ids reachable from the root, in breadth-first order."
+    out, q = [], deque([0])
+    while q:
+        i = q.popleft(); out.append(i)
+        if self.left[i] >= 0: q.extend((int(self.left[i]), int(self.right[i])))
+    return np.array(out, dtype=np.int64)
 
-    # --- sizes -------------------------------------------------------------------------
-    @property
-    def n_nodes(self): return len(self.left)
-    @property
-    def is_leaf(self): return self.left < 0
-    @property
-    def is_oblique(self): return self.W is not None
-    @property
-    def n_leaves(self): return int(self.is_leaf.sum())
-    @property
-    def n_internal(self): return self.n_nodes - self.n_leaves
-    @property
-    def max_depth(self): return int(self.depth.max())
-    @property
-    def n_values(self): return self.value.shape[1]
+# %% ../nbs/00_tree.ipynb #4caa169f
+@patch(as_prop=True)
+def n_nodes(self:Tree): return len(self.left)
+@patch(as_prop=True)
+def is_leaf(self:Tree): return self.left < 0
+@patch(as_prop=True)
+def is_oblique(self:Tree): return self.W is not None
+@patch(as_prop=True)
+def n_leaves(self:Tree): return int(self.is_leaf.sum())
+@patch(as_prop=True)
+def n_internal(self:Tree): return self.n_nodes - self.n_leaves
+@patch(as_prop=True)
+def max_depth(self:Tree): return int(self.depth.max())
+@patch(as_prop=True)
+def n_values(self:Tree): return self.value.shape[1]
 
-    def nodes_at_depth(self, d):
-        "Ids of the nodes at depth `d`."
-        return np.flatnonzero(self.depth == d)
+@patch
+def nodes_at_depth(self:Tree, d):
+    "Ids of the nodes at depth `d`."
+    return np.flatnonzero(self.depth == d)
 
-    def __repr__(self):
-        kind = 'oblique' if self.is_oblique else 'axis-aligned'
-        return (f"Tree({kind}, depth={self.max_depth}, internal={self.n_internal}, "
-                f"leaves={self.n_leaves}, n_features={self.n_features})")
+@patch
+def __repr__(self:Tree):
+    kind = 'oblique' if self.is_oblique else 'axis-aligned'
+    return (f"Tree({kind}, depth={self.max_depth}, internal={self.n_internal}, "
+            f"leaves={self.n_leaves}, n_features={self.n_features})")
 
 # %% ../nbs/00_tree.ipynb #bea4d91d
 def group_positions(keys):
@@ -116,7 +122,8 @@ def _scores(tree, X, idx, nodes):
     for u, pos in group_positions(nodes): out[pos] = X[idx[pos]] @ tree.W[u]
     return out
 
-def _descend(self:Tree, X, start, idx=None, scores=None):
+@patch
+def descend(self:Tree, X, start, idx=None, scores=None):
     """Leaf reached by each point `X[idx]` when it starts at node `start` (vectorized, level by level).
     `scores(X, idx, nodes)` computes decision scores in another way (default: the tree's own splits)."""
     idx = np.arange(len(X)) if idx is None else np.asarray(idx)
@@ -131,36 +138,32 @@ def _descend(self:Tree, X, start, idx=None, scores=None):
         active = active[self.left[node[active]] >= 0]
     return node
 
-Tree.descend = _descend
-
 # %% ../nbs/00_tree.ipynb #ddd93dea
-def _apply(self:Tree, X):
+@patch
+def apply(self:Tree, X):
     "Leaf index reached by every row of `X`."
     return self.descend(X, 0)
 
-def _predict_value(self:Tree, X):
+@patch
+def predict_value(self:Tree, X):
     "The value (class frequencies or mean response) of the leaf reached by every row of `X`."
     return self.value[self.apply(X)]
 
-def _decision_paths(self:Tree, X):
-    "(N, max_depth+1) array: the node each point occupies at each depth, -1 below its leaf."
-    N = len(X)
-    paths = np.full((N, self.max_depth + 1), -1, dtype=np.int32 if self.n_nodes < 2**31 else np.int64)
-    node = np.zeros(N, dtype=np.int64)
-    active = np.arange(N)
-    for d in range(self.max_depth + 1):
-        paths[active, d] = node[active]
-        active = active[self.left[node[active]] >= 0]
-        if not len(active): break
-        nd = node[active]
-        go_right = _scores(self, X, active, nd) > self.threshold[nd]
-        node[active] = np.where(go_right, self.right[nd], self.left[nd])
+@patch
+def decision_paths(self:Tree, X):
+    "(N, max_depth+1) array: the node each point occupies at each depth, -1 below its leaf (its leaf's ancestors)."
+    node = self.apply(X)
+    paths = np.full((len(node), self.max_depth + 1), -1, dtype=np.int32 if self.n_nodes < 2**31 else np.int64)
+    rows = np.arange(len(node))
+    while len(rows):                       # climb from the leaves: each point's path, bottom-up
+        paths[rows, self.depth[node]] = node
+        up = self.parent[node] >= 0
+        rows, node = rows[up], self.parent[node[up]]
     return paths
 
-Tree.apply, Tree.predict_value, Tree.decision_paths = _apply, _predict_value, _decision_paths
-
 # %% ../nbs/00_tree.ipynb #334b13ba
-def _from_sklearn(cls, est):
+@patch(cls_method=True)
+def from_sklearn(cls:Tree, est):
     "Copy of a fitted scikit-learn decision tree (classifier: class frequencies; regressor: means)."
     t = getattr(est, 'tree_', None)
     if t is None or not hasattr(t, 'children_left'):
@@ -177,20 +180,21 @@ def _from_sklearn(cls, est):
                threshold=np.where(leaf, 0.0, t.threshold), value=value,
                feature=np.where(leaf, -1, t.feature), n_features=t.n_features)
 
-Tree.from_sklearn = classmethod(_from_sklearn)
-
 # %% ../nbs/00_tree.ipynb #8572d9a9
-def _copy(self:Tree):
+@patch
+def copy(self:Tree):
     "Deep copy."
     return Tree(self.left, self.right, self.threshold, self.value,
                 feature=None if self.is_oblique else self.feature, W=self.W, n_features=self.n_features)
 
-def _get_split(self:Tree, i):
+@patch
+def get_split(self:Tree, i):
     "The `Split` currently at decision node `i`."
     if self.is_oblique: return Split(-1, self.W[i].copy(), float(self.threshold[i]))
     return Split(int(self.feature[i]), None, float(self.threshold[i]))
 
-def _set_split(self:Tree, i, split:Split):
+@patch
+def set_split(self:Tree, i, split:Split):
     "Install `split` at decision node `i` (exchanging the children if `split.swap`)."
     if self.left[i] < 0: raise ValueError(f"node {i} is a leaf")
     if self.is_oblique:
@@ -202,10 +206,9 @@ def _set_split(self:Tree, i, split:Split):
     self.threshold[i] = split.threshold
     if split.swap: self.left[i], self.right[i] = self.right[i], self.left[i]
 
-Tree.copy, Tree.get_split, Tree.set_split = _copy, _get_split, _set_split
-
-# %% ../nbs/00_tree.ipynb #361cc4e8
-def _subtree(self:Tree, i):
+# %% ../nbs/00_tree.ipynb #ea8b368c
+@patch
+def subtree(self:Tree, i):
     "Ids of node `i` and all its descendants."
     out, stack = [], [i]
     while stack:
@@ -213,7 +216,8 @@ def _subtree(self:Tree, i):
         if self.left[j] >= 0: stack += [int(self.right[j]), int(self.left[j])]
     return np.array(out, dtype=np.int64)
 
-def _compact(self:Tree, root_of=None):
+@patch
+def compact(self:Tree, root_of=None):
     """New tree of the nodes reachable from the root, renumbered in BFS order.
     `root_of` maps a node id to the node whose subtree should stand in its place (pruning)."""
     root_of = root_of or {}
@@ -233,7 +237,9 @@ def _compact(self:Tree, root_of=None):
                 W=None if not self.is_oblique else np.where((left < 0)[:, None], 0.0, self.W[old]),
                 n_features=self.n_features)
 
-def _make_leaf(self:Tree, i, value=None):
+# %% ../nbs/00_tree.ipynb #1ed4ef0b
+@patch
+def make_leaf(self:Tree, i, value=None):
     "Turn node `i` into a leaf (its former descendants become unreachable: call `compact`)."
     self.left[i] = self.right[i] = -1
     if value is not None: self.value[i] = value
@@ -241,10 +247,9 @@ def _make_leaf(self:Tree, i, value=None):
     else: self.feature[i] = -1
     self.threshold[i] = 0.0
 
-Tree.subtree, Tree.compact, Tree.make_leaf = _subtree, _compact, _make_leaf
-
-# %% ../nbs/00_tree.ipynb #20e6b09d
-def _random_tree(cls,
+# %% ../nbs/00_tree.ipynb #7cbf9822
+@patch(cls_method=True)
+def random(cls:Tree,
                  depth:int,          # depth of the complete tree
                  X,                  # training inputs, used to place thresholds
                  values,             # (N, n_values) per-point targets (one-hot labels or responses)
@@ -279,7 +284,9 @@ def _random_tree(cls,
     if oblique: return cls(left, right, thr, value, W=W)
     return cls(left, right, thr, value, feature=feature, n_features=D)
 
-def _to_oblique(self:Tree):
+# %% ../nbs/00_tree.ipynb #a8d2d25e
+@patch
+def to_oblique(self:Tree):
     "The same tree with every axis-aligned split x_k > b written as a one-hot weight row."
     if self.is_oblique: return self.copy()
     W = np.zeros((self.n_nodes, self.n_features))
@@ -287,20 +294,21 @@ def _to_oblique(self:Tree):
     W[inner, self.feature[inner]] = 1.0
     return Tree(self.left, self.right, self.threshold, self.value, W=W)
 
-Tree.random, Tree.to_oblique = classmethod(_random_tree), _to_oblique
-
 # %% ../nbs/00_tree.ipynb #0b9c2558
-def _nonzeros(self:Tree):
+@patch
+def nonzeros(self:Tree):
     "Number of nonzero weights over the decision nodes (one per axis-aligned node)."
     inner = ~self.is_leaf
     if not self.is_oblique: return int(inner.sum())
     return int(np.count_nonzero(self.W[inner]))
 
-def _path_lengths(self:Tree, X):
+@patch
+def path_lengths(self:Tree, X):
     "Number of decision nodes each row of `X` visits."
     return self.depth[self.apply(X)]
 
-def _inference_cost(self:Tree, X):
+@patch
+def inference_cost(self:Tree, X):
     "Mean scalar multiplications per prediction over the rows of `X` (0 for axis-aligned trees)."
     if not self.is_oblique: return 0.0
     nnz = np.count_nonzero(self.W, axis=1)
@@ -308,15 +316,14 @@ def _inference_cost(self:Tree, X):
     inner = (paths >= 0) & ~self.is_leaf[np.maximum(paths, 0)]
     return float((nnz[np.maximum(paths, 0)] * inner).sum(1).mean())
 
-def _sizes(self:Tree, X=None):
+@patch
+def sizes(self:Tree, X=None):
     "Dictionary of the size measures (path measures need inputs `X`)."
     out = dict(depth=self.max_depth, internal=self.n_internal, leaves=self.n_leaves, nonzeros=self.nonzeros())
     if X is not None:
         pl = self.path_lengths(X)
         out.update(mean_path=float(pl.mean()), max_path=int(pl.max()), mults=self.inference_cost(X))
     return out
-
-Tree.nonzeros, Tree.path_lengths, Tree.inference_cost, Tree.sizes = _nonzeros, _path_lengths, _inference_cost, _sizes
 
 # %% ../nbs/00_tree.ipynb #3cc49882
 def standardizer(X):

@@ -12,12 +12,12 @@ from matplotlib.ticker import MaxNLocator
 from .tree import Tree, Split
 from .reduced import zero_one_loss
 from .solvers.axis import best_axis_split
-from .tao import tao_sweep, refit_values, tree_objective, class_frequencies
+from .tao import tao_sweep, refit_values, tree_objective, class_frequencies, SweepStep, split_goes_right, record_sweep
 
 # %% auto #0
 __all__ = ['tree_layout', 'describe_split', 'is_classification', 'describe_value', 'plot_tree', 'node_boxes', 'class_indices',
-           'plot_node_weights', 'plot_history', 'SweepStep', 'split_goes_right', 'record_sweep', 'SweepExplorer',
-           'explore_sweep', 'plot_path', 'PathExplorer', 'explore_path']
+           'plot_node_weights', 'plot_history', 'SweepExplorer', 'explore_sweep', 'plot_path', 'PathExplorer',
+           'explore_path']
 
 # %% ../nbs/13_viz_explore.ipynb #670dda80
 def tree_layout(tree:Tree):
@@ -306,50 +306,6 @@ def plot_history(history,    # objective per sweep (sweep 0 = initial tree), or 
     if label is not None or ax.get_legend() is not None: ax.legend(frameon=False)
     return ax
 
-# %% ../nbs/13_viz_explore.ipynb #f1c3bdfa
-class SweepStep(NamedTuple):
-    "One node step of a TAO sweep."
-    node: int              # the decision node optimized
-    depth: int             # its depth
-    points: np.ndarray     # indices (into X) of its care points
-    label: np.ndarray      # their pseudo-labels: 1 = better off in the current right child
-    weight: np.ndarray     # their weights (|loss left - loss right|)
-    old: Split             # the node's split before the step
-    new: Split | None      # the solver's new split (None: the old one was kept)
-    old_loss: float        # reduced (weighted 0/1) loss of the old split
-    new_loss: float        # reduced loss after the step
-    tree: Tree             # snapshot of the tree just before the step
-
-def split_goes_right(split:Split, X):
-    "Whether `split` sends each row of `X` to the (current) right child, honouring `swap`."
-    s = X @ split.weights if split.weights is not None else X[:, split.feature]
-    r = s > split.threshold
-    return ~r if split.swap else r
-
-def record_sweep(tree:Tree,                  # the tree (copied, never modified)
-                 X, y,                       # training inputs and targets
-                 loss=zero_one_loss,         # per-point loss, as in `tao`
-                 fit_leaf=class_frequencies, # leaf model, as in `tao`
-                 solver=best_axis_split,     # node solver, as in `tao`
-                 warmup=0,                   # full TAO sweeps to run before the recorded one
-                ):
-    "Run one TAO sweep on a copy of `tree`, recording each node step; returns (steps, tree after, objective before, after)."
-    X = np.asarray(X, dtype=np.float64)
-    t = tree.copy()
-    for _ in range(warmup):
-        tao_sweep(t, X, y, loss, fit_leaf, solver); refit_values(t, X, y, fit_leaf)
-    before = tree_objective(t, X, y, loss)
-    steps = []
-    def on_node(tr, node, points, label, weight, old, new):
-        Xp = X[points]
-        err = lambda s: float(weight[split_goes_right(s, Xp) != (label == 1)].sum())
-        lo = err(old)
-        steps.append(SweepStep(int(node), int(tr.depth[node]), points.copy(), label.copy(), weight.copy(),
-                               old, new, lo, err(new) if new is not None else lo, tr.copy()))
-    tao_sweep(t, X, y, loss, fit_leaf, solver, on_node=on_node)
-    refit_values(t, X, y, fit_leaf)
-    return steps, t, before, tree_objective(t, X, y, loss)
-
 # %% ../nbs/13_viz_explore.ipynb #d70ba0f3
 _LEFT, _RIGHT = 'tab:blue', 'tab:orange'
 
@@ -411,14 +367,14 @@ def _bars_step(ax, step, X):
 class SweepExplorer:
     "Step through one TAO sweep node by node: `render(step)` draws a step, `widget()` is the interactive view."
     def __init__(self, tree:Tree, X, y,
-                 loss=zero_one_loss, fit_leaf=class_frequencies, solver=best_axis_split,
+                 loss=zero_one_loss, fit_leaf=class_frequencies, node_solver=best_axis_split,
                  warmup=0,              # full TAO sweeps to run before the recorded one
                  feature_names=None,    # names of the input features
                  class_names=None,      # names of the classes
                  figsize=(13, 5)):      # size of a rendered step
         self.X = np.asarray(X, dtype=np.float64); self.y = y
         self.steps, self.tree_after, self.objective_before, self.objective_after = record_sweep(
-            tree, self.X, y, loss, fit_leaf, solver, warmup)
+            tree, self.X, y, loss, fit_leaf, node_solver, warmup)
         self.feature_names, self.class_names, self.figsize = feature_names, class_names, figsize
         self._widget = None
 

@@ -25,7 +25,7 @@ def test_objective_monotone_liblinear(seed):
     if seed % 2: tree = Tree.random(depth, Z, np.eye(10)[y], oblique=True, random_state=seed)
     else: tree = standardize_tree(Tree.from_sklearn(DecisionTreeClassifier(max_depth=depth, random_state=seed).fit(Z, y)), 0 * MU, 0 * SD + 1)
     surrogate = 'svm' if seed % 4 < 2 else 'logistic'
-    _, hist = tao(tree, Z, y, solver=ObliqueSolver(C, surrogate), penalty=L1Penalty(C), max_iter=6, tol=0)
+    _, hist = tao(tree, Z, y, node_solver=ObliqueSolver(C, surrogate), penalty=L1Penalty(C), max_iter=6, tol=0)
     assert (np.diff(hist) <= 1e-9 * hist[0]).all(), hist
 
 
@@ -38,7 +38,7 @@ def test_objective_monotone_cvxpy(seed):
     C = float(10 ** rng.uniform(-1, 1))
     tree = Tree.random(2, Z, np.eye(3)[y], oblique=True, random_state=seed)
     surrogate = ('svm', 'logistic', 'hinge')[seed % 3]
-    _, hist = tao(tree, Z, y, solver=ObliqueSolver(C, surrogate, 'cvxpy'), penalty=L1Penalty(C), max_iter=3, tol=0)
+    _, hist = tao(tree, Z, y, node_solver=ObliqueSolver(C, surrogate, 'cvxpy'), penalty=L1Penalty(C), max_iter=3, tol=0)
     assert (np.diff(hist) <= 1e-9 * hist[0]).all(), hist
 
 
@@ -50,7 +50,7 @@ def test_backends_agree(seed):
     Z, lab = Z_DIG[idx], (Y_DIG[idx] == seed).astype(int)
     wt = rng.exponential(size=len(lab))
     surrogate = ('svm', 'logistic')[seed % 2]
-    fl = fit_liblinear(Z, lab, wt, 1.0, surrogate, tol=1e-8, max_iter=100_000)
+    fl = fit_liblinear(Z, lab, wt, 1.0, surrogate, node_tol=1e-8, node_max_iter=100_000)
     fc = fit_cvxpy(Z, lab, wt, 1.0, surrogate)
     assert abs(fl.objective - fc.objective) <= 1e-4 * fc.objective
     assert fc.rel_gap <= 1e-4 and fl.objective >= fc.dual - 1e-9 * fc.objective
@@ -143,12 +143,17 @@ def test_parallel_equals_serial():
     np.testing.assert_array_equal(a.tree_.W, b.tree_.W)
 
 
-def test_estimator_node_tol_reaches_nodes_and_is_validated():
+def test_estimator_node_tol_reaches_nodes_and_is_validated(monkeypatch):
+    import tao_nb.path as path_module
+    seen = []
+    class Spy(path_module.ObliqueSolver):
+        def __init__(self, *a, **kw): super().__init__(*a, **kw); seen.append(self.node_tol)
+    monkeypatch.setattr(path_module, 'ObliqueSolver', Spy)
     clf = TAOClassifier(max_depth=3, node='oblique', C=1.0, node_tol=1e-2, random_state=0)
     assert clf.node_tol == 1e-2 and clf.get_params()['node_tol'] == 1e-2
-    assert clf._node_setup()[0].tol == 1e-2
-    assert TAORegressor(node='oblique')._node_setup()[0].tol == 1e-4
     clf.fit(X_DIG[:500], Y_DIG[:500])
+    TAORegressor(max_depth=2, node='oblique').fit(X_DIG[:100], Y_DIG[:100])
+    assert seen == [1e-2, 1e-4]
     assert (np.diff(clf.history_) <= 1e-9 * clf.history_[0]).all()
     for bad in (0, -1.0, np.inf, np.nan, 'a'):
         with pytest.raises(ValueError, match='node_tol must be'):
@@ -181,7 +186,7 @@ def test_oblique_parallel_backends_give_identical_trees(backend):
     idx = np.random.default_rng(2).choice(len(Y_DIG), 700, replace=False)
     mu, sd = standardizer(X_DIG[idx]); Z = (X_DIG[idx] - mu) / sd; y = Y_DIG[idx]
     start = Tree.from_sklearn(DecisionTreeClassifier(max_depth=5, random_state=0).fit(Z, y)).to_oblique()
-    run = lambda n_jobs: tao(start, Z, y, solver=ObliqueSolver(0.5), penalty=L1Penalty(0.5), n_jobs=n_jobs)
+    run = lambda n_jobs: tao(start, Z, y, node_solver=ObliqueSolver(0.5), penalty=L1Penalty(0.5), n_jobs=n_jobs)
     serial, hist = run(None)
     for _ in range(3 if backend == 'threading' else 1):     # without the lock, threads differ in about half the runs
         with parallel_config(backend=backend):

@@ -65,7 +65,7 @@ def test_skipping_solved_problems_changes_nothing(chunk):
             mu, sd = standardizer(X); X = (X - mu) / sd
             tree0 = Tree.from_sklearn(DecisionTreeClassifier(max_depth=depth, random_state=case).fit(X, y)).to_oblique()
             C = float(10 ** np.random.default_rng(case).uniform(-1.5, 0.5))
-            kw = lambda: dict(solver=ObliqueSolver(C), penalty=L1Penalty(C))
+            kw = lambda: dict(node_solver=ObliqueSolver(C), penalty=L1Penalty(C))
         else:
             tree0 = Tree.random(depth, X, np.eye(y.max() + 1)[y], random_state=case) if case % 2 else \
                     Tree.from_sklearn(DecisionTreeClassifier(max_depth=depth, random_state=case).fit(X, y))

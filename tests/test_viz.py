@@ -177,7 +177,7 @@ def test_explorer_regression_and_oblique_2d():
     Xb, yb = make_blobs(n_samples=200, centers=3, n_features=2, random_state=0)
     t = Tree.random(2, Xb, np.eye(3)[yb], oblique=True, random_state=0)
     solver = lambda Xn, lab, w, cur: Split(-1, np.array([1., 1.]), float(np.median(Xn.sum(1))))
-    ex = explore_sweep(t, Xb, yb, solver=solver)
+    ex = explore_sweep(t, Xb, yb, node_solver=solver)
     fig = ex.render(len(ex) - 1)
     assert any(line.get_label() == 'new split' for line in fig.axes[0].lines)
 
