@@ -7,6 +7,7 @@ __all__ = ['HeuristicObliqueSolver', 'OneHotTAOClassifier']
 
 # %% ../nbs/17_ohmr.ipynb #df8de41e
 import numpy as np
+from .base import numpydoc_sections
 from .estimators import TAOClassifier, TAORegressor
 from .solvers.oblique import ObliqueSolver, SurrogateFit, surrogate_objective, liblinear_l1
 
@@ -34,6 +35,11 @@ class HeuristicObliqueSolver(ObliqueSolver):
         return SurrogateFit(v[:-1], -float(v[-1]), obj, -np.inf, 'liblinear (heuristic; no certificate)')
 
 # %% ../nbs/17_ohmr.ipynb #61e746c5
+@numpydoc_sections({'tree_': 'the optimized `Tree` (leaves hold class frequencies: the mean of one-hot targets)',
+                    'initial_tree_': 'the tree TAO started from', 'history_': 'sum of squared errors (one-hot targets) per sweep',
+                    'n_iter_': 'number of TAO sweeps', 'classes_': 'the class labels',
+                    'x_mean_, x_scale_': 'oblique nodes: the standardization TAO ran in',
+                    'n_features_in_, feature_names_in_': "scikit-learn's record of the inputs"})
 class OneHotTAOClassifier(TAOClassifier):
     "Classification as regression (OHMR's last section): TAO on the squared error of one-hot targets; predict the argmax."
     def _fit_tree(self, X, Y, classes=None):

@@ -193,3 +193,32 @@ def test_oblique_parallel_backends_give_identical_trees(backend):
             par, hist_p = run(2)
         np.testing.assert_array_equal(hist_p, hist); np.testing.assert_array_equal(par.W, serial.W)
         np.testing.assert_array_equal(par.threshold, serial.threshold)
+
+
+@pytest.mark.parametrize('surrogate,solver', [('svm', 'liblinear'), ('logistic', 'liblinear'),
+                                              ('svm', 'cvxpy'), ('logistic', 'cvxpy'), ('hinge', 'cvxpy')])
+def test_certificate_is_a_valid_lower_bound(surrogate, solver):
+    "Weak duality: the dual value never exceeds the primal value (gap >= -1e-12 P), on random node problems."
+    rng = np.random.default_rng(7)
+    for trial in range(12 if solver == 'cvxpy' else 40):
+        m, D = int(rng.integers(8, 60)), int(rng.integers(1, 8))
+        X = rng.normal(size=(m, D)) * rng.choice([0.1, 1.0, 10.0])
+        lab = (X[:, 0] + rng.normal(size=m) > 0).astype(int)
+        if lab.min() == lab.max(): lab[0] = 1 - lab[0]
+        wt = rng.exponential(size=m) if trial % 2 else np.ones(m)
+        C = float(10 ** rng.uniform(-1.5, 1.5))
+        fit = (fit_cvxpy if solver == 'cvxpy' else fit_liblinear)(X, lab, wt, C, surrogate)
+        assert fit.gap >= -1e-12 * fit.objective, (trial, fit.objective, fit.dual)
+
+
+def test_dual_bound_is_feasible_for_any_u():
+    "Any u, even far outside the conjugate's domain, gives a valid lower bound (clip first, then shrink)."
+    from tao_nb.solvers.oblique import dual_bound, surrogate_objective
+    rng = np.random.default_rng(3)
+    for trial in range(6):
+        m, D = 30, 4
+        X = rng.normal(size=(m, D)); lab = rng.integers(0, 2, m); wt = rng.exponential(size=m)
+        surrogate = ('svm', 'logistic', 'hinge')[trial % 3]
+        fit = fit_cvxpy(X, lab, wt, 1.0, surrogate)
+        for u in (rng.normal(size=m) * 3, -np.abs(rng.normal(size=m)) * 5, np.full(m, -1.5)):
+            assert dual_bound(X, lab, wt, fit.w, -fit.b, 1.0, surrogate, u=u) <= fit.objective * (1 + 1e-12)

@@ -65,14 +65,14 @@ def surrogate_objective(X, label, weight, w, c, C, surrogate='svm', intercept_sc
     return float(np.abs(w).sum() + abs(c) / intercept_scaling + C * (weight * surrogate_loss(z, surrogate)).sum())
 
 def dual_bound(X, label, weight, w, c, C, surrogate='svm', intercept_scaling=1.0, u=None):
-    "Fenchel dual value D(theta*u) <= min P, from `u` (default: C t_n f'(z_n) at (w, c))."
+    "Fenchel dual value D(u') <= min P at a dual-feasible u' built from `u` (default: C t_n f'(z_n) at (w, c))."
     s = _signs(label); Ct = C * weight
     if u is None: u = Ct * _slope(s * (X @ w + c), surrogate)
-    g = X.T @ (s * u); gc = float((s * u).sum())
-    theta = min(1.0, 1 / max(np.abs(g).max(initial=0.0), 1e-300), (1 / intercept_scaling) / max(abs(gc), 1e-300))
-    beta = theta * u / Ct
-    if surrogate != 'svm': beta = np.clip(beta, -1.0, 0.0)
-    return float(-(Ct * _conjugate(np.minimum(beta, 0.0), surrogate)).sum())
+    beta = np.clip(u / Ct, -np.inf if surrogate == 'svm' else -1.0, 0.0)   # into the conjugate's domain first,
+    g = X.T @ (s * Ct * beta); gc = float((s * Ct * beta).sum())
+    shrink = 1 - 1e-10                                                       # (a margin for rounding in g)
+    theta = min(1.0, shrink / max(np.abs(g).max(initial=0.0), 1e-300), shrink / intercept_scaling / max(abs(gc), 1e-300))
+    return float(-(Ct * _conjugate(theta * beta, surrogate)).sum())          # then shrink: theta * beta stays in it
 
 # %% ../../nbs/09_oblique_solver.ipynb #23341578
 def _check_problem(X, label, weight):
