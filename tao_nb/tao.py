@@ -45,9 +45,9 @@ def _solve_all(node_solver, X, jobs, n_jobs):
     with worker_pool(n_jobs) as pool:
         return pool(delayed(_solve_node)(node_solver, X, *a) for a in jobs)
 
-def problem_key(points, label, weight):
-    "A digest of a node's reduced problem: its care points (indices), pseudo-labels and weights."
-    h = hashlib.blake2b(str(len(points)).encode(), digest_size=16)
+def problem_key(points, label, weight, context=b''):
+    "A digest of a node's reduced problem (care points, pseudo-labels, weights) and of the solver's `context`."
+    h = hashlib.blake2b(str(len(points)).encode() + b'|' + context, digest_size=16)
     for a in (points, label, weight): h.update(np.ascontiguousarray(a).tobytes())
     return h.digest()
 
@@ -72,7 +72,8 @@ def tao_level(tree:Tree, X, Y, points, nodes, loss, fit_leaf, node_solver, n_job
     for node, pos in group_positions(nodes[leaf]): tree.value[node] = fit_leaf(Y[leaf_points[pos]], tree.value[node])
     if leaf.all(): return 0
     problems = node_problems(tree, X, Y, points[~leaf], nodes[~leaf], loss)
-    keys = {node: problem_key(*p) for node, p in problems.items()} if solved is not None else {}
+    context = getattr(node_solver, 'context_key', lambda current: b'')   # what else the answer depends on
+    keys = {node: problem_key(*p, context(tree.get_split(node))) for node, p in problems.items()} if solved is not None else {}
     todo = [node for node in problems if solved is None or solved.get(node) != keys[node]]
     jobs = [(*problems[node], tree.get_split(node)) for node in todo]
     new_splits = dict(zip(todo, _solve_all(node_solver, X, jobs, n_jobs)))

@@ -55,7 +55,7 @@ def test_loss_never_increases(chunk):
 
 @pytest.mark.parametrize('chunk', range(4))
 def test_skipping_solved_problems_changes_nothing(chunk):
-    "tao(skip_unchanged=True) gives the same trees and objective histories as re-solving every node, axis and oblique."
+    "tao(skip_unchanged=True) gives the same trees and objective histories as re-solving every node, axis and oblique (with and without a nonzero budget)."
     from tao_nb.solvers.oblique import ObliqueSolver, L1Penalty
     from tao_nb.tree import standardizer
     for case in range(chunk, 40, 4):
@@ -65,7 +65,8 @@ def test_skipping_solved_problems_changes_nothing(chunk):
             mu, sd = standardizer(X); X = (X - mu) / sd
             tree0 = Tree.from_sklearn(DecisionTreeClassifier(max_depth=depth, random_state=case).fit(X, y)).to_oblique()
             C = float(10 ** np.random.default_rng(case).uniform(-1.5, 0.5))
-            kw = lambda: dict(node_solver=ObliqueSolver(C), penalty=L1Penalty(C))
+            budget = case % 2 == 1                              # also the nonzero-budget solver (its answer reads the current split)
+            kw = lambda: dict(node_solver=ObliqueSolver(C, monotone_nonzeros=budget), penalty=L1Penalty(C))
         else:
             tree0 = Tree.random(depth, X, np.eye(y.max() + 1)[y], random_state=case) if case % 2 else \
                     Tree.from_sklearn(DecisionTreeClassifier(max_depth=depth, random_state=case).fit(X, y))

@@ -258,6 +258,12 @@ def __call__(self:ObliqueSolver, X, label, weight, current:Split=None):
     if best is None or best_obj >= cur - eps: return None
     return Split(-1, best[0].copy(), float(best[1]))
 
+@patch
+def context_key(self:ObliqueSolver, current:Split=None):
+    "What the answer depends on besides the node problem (for `tao`'s skipping): the nonzero budget, if any."
+    if not self.monotone_nonzeros or current is None or current.weights is None: return b''
+    return b'nnz=%d' % np.count_nonzero(current.weights)
+
 # %% ../../nbs/09_oblique_solver.ipynb #f082da74
 class L1Penalty:
     "The penalty lambda * sum_i ||w_i||_1 over the decision nodes of an oblique tree, lambda = 1/C."
