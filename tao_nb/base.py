@@ -14,7 +14,7 @@ from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
-from .tree import Tree
+from .tree import Tree, standardizer, group_positions
 
 # %% ../nbs/01_base.ipynb #cfeefc9a
 def check_param(name,                # parameter name, for the message
@@ -51,11 +51,30 @@ def validate_classification_data(estimator, X, y):
     return X, classes, y_enc
 
 # %% ../nbs/01_base.ipynb #a028d061
+def _raw_thresholds(tree, Z, X):
+    "`tree` (axis-aligned, grown on Z) with each threshold the midpoint, in X's units, of the training values it separates."
+    a, f32 = np.abs(X), np.finfo(np.float32)
+    in_range = ((a == 0) | ((a >= f32.tiny) & (a <= f32.max))).all()
+    Xc = X.astype(np.float32).astype(np.float64) if in_range else X   # scikit-learn compares float32 inputs
+    paths = tree.decision_paths(Z)
+    for d in range(tree.max_depth):
+        at = np.flatnonzero(paths[:, d] >= 0); nodes = paths[at, d]
+        for node, pos in group_positions(nodes):
+            if tree.is_leaf[node]: continue
+            f, rows = tree.feature[node], at[pos]
+            right = Z[rows, f] > tree.threshold[node]
+            lo, hi = Xc[rows[~right], f].max(), Xc[rows[right], f].min()
+            mid = lo / 2.0 + hi / 2.0                        # as scikit-learn places its thresholds
+            tree.threshold[node] = lo if (mid == hi or not np.isfinite(mid)) else mid
+    return tree
+
 def _grown_tree(init, X, Y, max_depth, random_state, classes, oblique):
     "The tree grown for init='cart' or 'random'."
-    if init == 'cart':
+    if init == 'cart':   # grown on standardized inputs: CART treats features of range < 1e-7 as constant
         Cart = DecisionTreeClassifier if classes is not None else DecisionTreeRegressor
-        return Tree.from_sklearn(Cart(max_depth=max_depth, random_state=random_state).fit(X, Y))
+        mu, sd = standardizer(X)
+        Z = (X - mu) / sd
+        return _raw_thresholds(Tree.from_sklearn(Cart(max_depth=max_depth, random_state=random_state).fit(Z, Y)), Z, X)
     seed = check_random_state(random_state).randint(np.iinfo(np.int32).max)
     targets = np.eye(len(classes))[Y] if classes is not None else Y
     return Tree.random(max_depth, X, targets, oblique=oblique, random_state=seed)

@@ -62,15 +62,13 @@ def format_oblique(res):
 # %% ../nbs/19_demo.ipynb #d39dd252
 def history_figure(rows, path):
     "Save a figure of TAO's training errors per sweep, one line per depth."
-    import matplotlib
-    matplotlib.use('Agg', force=False)
-    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure      # no pyplot: the user's backend and open figures are left alone
     from tao_nb.viz import plot_history
-    fig, ax = plt.subplots(figsize=(6, 4))
+    fig = Figure(figsize=(6, 4)); ax = fig.subplots()
     plot_history({f"depth {r['depth']}": r['history'] for r in rows if r['history'] is not None},
                  ax=ax, ylabel='training errors (0/1 loss)')
     ax.set_xlabel('sweep (0 = CART tree)'); ax.set_title('TAO on digits: the training loss never increases')
-    fig.tight_layout(); fig.savefig(path, dpi=120); plt.close(fig)
+    fig.tight_layout(); fig.savefig(path, dpi=120)
     return Path(path)
 
 def main(argv=None):

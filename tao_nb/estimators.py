@@ -7,6 +7,7 @@ __all__ = ['TAOClassifier', 'TAORegressor', 'TAOPathClassifier']
 
 # %% ../nbs/14_estimators.ipynb #857b395b
 import numbers
+import warnings
 import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.model_selection import train_test_split
@@ -58,6 +59,8 @@ def _fit_tree(self:_BaseTAO, X, Y, classes=None):
     loss, fit_leaf = (zero_one_loss, class_frequencies) if classes is not None else (squared_loss, mean_response)
     if self.node == 'axis':
         self.initial_tree_ = initial_tree(self.init, X, Y, self.max_depth, self.random_state, classes)
+        if self.initial_tree_.is_oblique:
+            raise ValueError("node='axis' needs an axis-aligned initial tree; got an oblique tree (use node='oblique')")
         tree, self.history_ = tao(self.initial_tree_, X, Y, loss, fit_leaf, best_axis_split,
                                   max_iter=self.max_iter, tol=self.tol, n_jobs=self.n_jobs)
         self.tree_ = prune_tree(tree, X, Y, fit_leaf) if self.prune else tree
@@ -98,7 +101,7 @@ class TAORegressor(RegressorMixin, _BaseTAO):
         self._validate_params()
         X, y = validate_data(self, X, y, dtype=np.float64, multi_output=True, y_numeric=True)
         y = np.asarray(y, dtype=np.float64)
-        self._y_1d = y.ndim == 1
+        self._y_1d = y.ndim == 1 or y.shape[1] == 1   # as scikit-learn's regressors: (n, 1) targets predict (n,)
         return self._fit_tree(X, y.reshape(len(y), -1))
 
     def __sklearn_tags__(self):
@@ -119,6 +122,8 @@ def _validation_split(X, y, fraction, seed):
     n_val = int(np.ceil(fraction * len(y)))
     if fraction > 0 and counts.min() >= 2 and len(counts) <= n_val <= len(y) - len(counts):
         return train_test_split(X, y, test_size=fraction, stratify=y, random_state=seed)
+    warnings.warn(f"a class has {counts.min()} training point(s) (or validation_fraction={fraction} leaves too few points "
+                  "to stratify): C is selected on the training data itself", UserWarning)
     return X, X, y, y
 
 @numpydoc_sections({'tree_': 'the selected tree (on raw inputs)', 'C_': 'its value of C', 'path_': 'the whole `TAOPath`',

@@ -6,6 +6,7 @@
 __all__ = ['oblique_start', 'oblique_tao', 'select_index', 'TAOPath', 'tao_path']
 
 # %% ../nbs/12_path.ipynb #975ce6cc
+import numbers
 import time
 import numpy as np
 from sklearn.model_selection import train_test_split
@@ -90,7 +91,10 @@ def _progress(k, n, msg, width=20):
 
 def _check_Cs(Cs):
     "The path's values of C as a float array: default 8 from 10 to 10**-1.5; finite, > 0, decreasing."
-    Cs = np.logspace(1, -1.5, 8) if Cs is None else np.asarray(Cs, dtype=np.float64).ravel()
+    if Cs is None: return np.logspace(1, -1.5, 8)
+    if not all(isinstance(c, numbers.Real) and not isinstance(c, bool) for c in np.ravel(np.asarray(Cs, dtype=object))):
+        raise ValueError(f"Cs must be numbers; got {Cs!r}")
+    Cs = np.asarray(Cs, dtype=np.float64).ravel()
     if not len(Cs) or not np.isfinite(Cs).all() or (Cs <= 0).any():
         raise ValueError(f"Cs must be finite numbers > 0; got {Cs}")
     if (np.diff(Cs) > 0).any(): raise ValueError("Cs must be sorted in decreasing order (the path warm-starts towards sparser trees)")
@@ -144,7 +148,7 @@ def tao_path(X, y,                 # training inputs and labels (the validation 
              monotone=True,        # refit a tree that gained nonzero weights with no node allowed to gain any
              n_jobs=None,          # joblib workers for the nodes of a level
              random_state=0,       # seed of the validation split, CART and random initialization
-             progress=True):       # print a progress bar
+             progress=False):      # print a progress bar
     "Sparse oblique TAO trees along a decreasing sequence of C, each warm-started from the previous (pruned) one."
     X, y = check_X_y(X, y, dtype=np.float64)
     check_classification_targets(y)

@@ -139,10 +139,17 @@ def descend(self:Tree, X, start, idx=None, scores=None):
     return node
 
 # %% ../nbs/00_tree.ipynb #ddd93dea
+def _check_width(tree, X):
+    "X as a 2-D float array with one column per feature of `tree` (a clear error otherwise)."
+    X = np.asarray(X, dtype=np.float64)
+    if X.ndim != 2 or X.shape[1] != tree.n_features:
+        raise ValueError(f"X must be 2-D with {tree.n_features} columns (the tree's features); got shape {X.shape}")
+    return X
+
 @patch
 def apply(self:Tree, X):
     "Leaf index reached by every row of `X`."
-    return self.descend(X, 0)
+    return self.descend(_check_width(self, X), 0)
 
 @patch
 def predict_value(self:Tree, X):
@@ -327,9 +334,13 @@ def sizes(self:Tree, X=None):
 
 # %% ../nbs/00_tree.ipynb #3cc49882
 def standardizer(X):
-    "(mean, std) of the columns of `X`, std 0 replaced by 1."
+    "(mean, std) of the columns of `X`, std 0 replaced by 1; exact and overflow-free at any scale of X."
     X = np.asarray(X, dtype=np.float64)
-    mu, sd = X.mean(0), X.std(0)
+    big = np.abs(X).max(0, initial=0.0)
+    # scale each column by a power of 4 near its largest |x|: exact in floating point (so the result is
+    # bit-identical for ordinary data), and no square in `std` can overflow or underflow
+    s = 4.0 ** np.round(np.log(np.where(big > 0, big, 1.0)) / np.log(4.0))
+    mu, sd = (X / s).mean(0) * s, (X / s).std(0) * s
     return mu, np.where(sd > 0, sd, 1.0)
 
 def standardize_tree(tree:Tree, mu, sd):

@@ -24,19 +24,19 @@ from ..base import check_param, check_choice
 # %% ../../nbs/09_oblique_solver.ipynb #4aed7bc9
 SURROGATES = ('svm', 'logistic', 'hinge')
 
-def surrogate_loss(z, surrogate='svm'):
-    "Per-point margin loss f(z) of the surrogate ('svm' = squared hinge, 'logistic', 'hinge')."
-    z = np.asarray(z, dtype=np.float64)
-    if surrogate == 'svm': return np.maximum(0.0, 1 - z) ** 2
-    if surrogate == 'logistic': return np.logaddexp(0.0, -z)
-    if surrogate == 'hinge': return np.maximum(0.0, 1 - z)
+def surrogate_loss(margin, surrogate='svm'):
+    "Per-point margin loss f(margin) of the surrogate ('svm' = squared hinge, 'logistic', 'hinge')."
+    margin = np.asarray(margin, dtype=np.float64)
+    if surrogate == 'svm': return np.maximum(0.0, 1 - margin) ** 2
+    if surrogate == 'logistic': return np.logaddexp(0.0, -margin)
+    if surrogate == 'hinge': return np.maximum(0.0, 1 - margin)
     raise ValueError(f"surrogate must be one of {SURROGATES}; got {surrogate!r}")
 
-def _slope(z, surrogate):
-    "A (sub)gradient f'(z) <= 0 of the margin loss."
-    if surrogate == 'svm': return -2 * np.maximum(0.0, 1 - z)
-    if surrogate == 'logistic': return -expit(-z)
-    return -(z < 1).astype(np.float64)
+def _slope(margin, surrogate):
+    "A (sub)gradient f'(margin) <= 0 of the margin loss."
+    if surrogate == 'svm': return -2 * np.maximum(0.0, 1 - margin)
+    if surrogate == 'logistic': return -expit(-margin)
+    return -(margin < 1).astype(np.float64)
 
 def _conjugate(beta, surrogate):
     "Convex conjugate f*(beta) on its domain (beta <= 0; >= -1 for 'logistic' and 'hinge')."
@@ -61,8 +61,8 @@ def _signs(label): return 2.0 * (np.asarray(label) == 1) - 1.0
 
 def surrogate_objective(X, label, weight, w, c, C, surrogate='svm', intercept_scaling=1.0):
     "P(w, c) = ||w||_1 + |c|/intercept_scaling + C sum_n t_n f(s_n (x_n.w + c))."
-    z = _signs(label) * (X @ w + c)
-    return float(np.abs(w).sum() + abs(c) / intercept_scaling + C * (weight * surrogate_loss(z, surrogate)).sum())
+    margin = _signs(label) * (X @ w + c)
+    return float(np.abs(w).sum() + abs(c) / intercept_scaling + C * (weight * surrogate_loss(margin, surrogate)).sum())
 
 def dual_bound(X, label, weight, w, c, C, surrogate='svm', intercept_scaling=1.0, u=None):
     "Fenchel dual value D(u') <= min P at a dual-feasible u' built from `u` (default: C t_n f'(z_n) at (w, c))."
@@ -129,11 +129,11 @@ def fit_cvxpy(X, label, weight, C=1.0,
     X, label, weight = _check_problem(X, label, weight)
     if surrogate not in SURROGATES: raise ValueError(f"surrogate must be one of {SURROGATES}; got {surrogate!r}")
     m, D = X.shape; s = _signs(label)
-    w, c, z = cp.Variable(D), cp.Variable(), cp.Variable(m)
-    reg, cons = cp.norm1(w) + cp.abs(c) / intercept_scaling, [z == cp.multiply(s, X @ w + c)]
-    if surrogate == 'logistic': loss = weight @ cp.logistic(-z)
+    w, c, margin = cp.Variable(D), cp.Variable(), cp.Variable(m)
+    reg, cons = cp.norm1(w) + cp.abs(c) / intercept_scaling, [margin == cp.multiply(s, X @ w + c)]
+    if surrogate == 'logistic': loss = weight @ cp.logistic(-margin)
     else:
-        xi = cp.Variable(m); cons += [xi >= 0, xi >= 1 - z]
+        xi = cp.Variable(m); cons += [xi >= 0, xi >= 1 - margin]
         loss = weight @ (xi if surrogate == 'hinge' else cp.square(xi))
     prob = cp.Problem(cp.Minimize(reg + C * loss), cons)
     opts = dict(tol_gap_abs=node_tol, tol_gap_rel=node_tol, tol_feas=node_tol) if solver == 'CLARABEL' else {}
@@ -143,7 +143,7 @@ def fit_cvxpy(X, label, weight, C=1.0,
     wv, cv = np.array(w.value, dtype=np.float64), float(c.value)
     wv[np.abs(wv) <= zero_tol * max(np.abs(wv).max(), 1.0)] = 0.0
     args = (X, label, weight, wv, cv, C, surrogate, intercept_scaling)
-    # dual candidates: the gradient at the primal point, and the multipliers of z = s * (Xw + c)
+    # dual candidates: the gradient at the primal point, and the multipliers of margin = s * (Xw + c)
     dual = dual_bound(*args)
     if cons[0].dual_value is not None:
         nu = np.asarray(cons[0].dual_value, dtype=np.float64)
