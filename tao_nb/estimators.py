@@ -9,6 +9,7 @@ __all__ = ['TAOClassifier', 'TAORegressor', 'TAOPathClassifier']
 import numbers
 import warnings
 import numpy as np
+from joblib import Parallel, delayed
 from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.model_selection import train_test_split
 from sklearn.utils import check_random_state
@@ -127,14 +128,26 @@ def _validation_split(X, y, fraction, seed):
     return X, X, y, y
 
 @numpydoc_sections({'tree_': 'the selected tree (on raw inputs)', 'C_': 'its value of C', 'path_': 'the whole `TAOPath`',
-                    'n_iter_': 'TAO sweeps along the whole path', 'classes_': 'the class labels',
+                    'n_iter_': 'TAO sweeps along every path', 'classes_': 'the class labels',
+                    'paths_': 'the path of every start', 'start_': '(init, max_depth) of the selected start',
                     'n_features_in_, feature_names_in_': "scikit-learn's record of the inputs"})
+def _starts(init, max_depth):
+    "The (init, depth) pairs to run: each init with each depth (a given tree once, with the first depth)."
+    inits = list(init) if isinstance(init, (list, tuple)) else [init]
+    depths = list(max_depth) if isinstance(max_depth, (list, tuple)) else [max_depth]
+    return [(i, d) for i in inits for d in (depths if isinstance(i, str) else depths[:1])]
+
+def _best_start(paths):
+    "Index of the path whose selected tree has the lowest validation error (then fewest nonzeros, then first)."
+    return min(range(len(paths)), key=lambda k: (paths[k].records[paths[k].best_index]['val_error'],
+                                                 paths[k].records[paths[k].best_index]['nonzeros'], k))
+
 class TAOPathClassifier(_TreeClassifier, BaseEstimator):
     "Sparse oblique TAO tree whose C is chosen along a regularization path (`tao_path`) on validation data carved from the training data."
     def __init__(self,
                  Cs=None,                 # values of C, decreasing (default: 8 from 10 to 10**-1.5)
-                 max_depth=8,             # depth of the initial tree
-                 init='cart',             # 'cart', 'random', a fitted tree estimator, or a `Tree`
+                 max_depth=8,             # depth of the initial tree, or a list of depths (one path per start)
+                 init='cart',             # 'cart', 'random', a fitted tree estimator, a `Tree`, or a list of them
                  solver='liblinear',      # node solver: 'liblinear' or 'cvxpy'
                  surrogate='svm',         # node surrogate: 'svm', 'logistic' ('hinge' with cvxpy)
                  validation_fraction=0.2, # stratified share of the training data used to choose C
@@ -149,7 +162,10 @@ class TAOPathClassifier(_TreeClassifier, BaseEstimator):
         self.max_iter, self.tol, self.n_jobs, self.random_state = max_iter, tol, n_jobs, random_state
 
     def _validate_params(self):
-        check_param('max_depth', self.max_depth, numbers.Integral, 1)
+        depths = self.max_depth if isinstance(self.max_depth, (list, tuple)) else [self.max_depth]
+        if not len(depths) or (isinstance(self.init, (list, tuple)) and not len(self.init)):
+            raise ValueError("init and max_depth, when lists, must not be empty")
+        for d in depths: check_param('max_depth', d, numbers.Integral, 1)
         check_param('max_iter', self.max_iter, numbers.Integral, 0)
         check_param('tol', self.tol, numbers.Real, 0)
         check_param('se', self.se, numbers.Real, 0)
@@ -164,12 +180,16 @@ class TAOPathClassifier(_TreeClassifier, BaseEstimator):
         X, self.classes_, y_enc = validate_classification_data(self, X, y)
         seed = self.random_state if isinstance(self.random_state, numbers.Integral) else \
                check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
-        init = self.init if isinstance(self.init, str) else \
-               initial_tree(self.init, X, y_enc, self.max_depth, seed, self.classes_, True)
         X_fit, X_val, y_fit, y_val = _validation_split(X, y_enc, self.validation_fraction, seed)
-        self.path_ = _tao_path(X_fit, y_fit, X_val, y_val, np.arange(len(self.classes_)), _check_Cs(self.Cs), init,
-                               self.max_depth, self.surrogate, self.solver, self.max_iter, self.tol, self.se, self.node_tol,
-                               1000, self.monotone, self.n_jobs, seed, progress=False)
+        starts, K = _starts(self.init, self.max_depth), len(self.classes_)
+        args = lambda init, depth, n_jobs: (X_fit, y_fit, X_val, y_val, np.arange(K), _check_Cs(self.Cs),
+            init if isinstance(init, str) else initial_tree(init, X, y_enc, depth, seed, self.classes_, True), depth,
+            self.surrogate, self.solver, self.max_iter, self.tol, self.se, self.node_tol, 1000, self.monotone, n_jobs, seed, False)
+        if len(starts) > 1 and self.n_jobs not in (None, 1):     # one path per worker
+            self.paths_ = Parallel(n_jobs=self.n_jobs)(delayed(_tao_path)(*args(i, d, None)) for i, d in starts)
+        else: self.paths_ = [_tao_path(*args(i, d, self.n_jobs)) for i, d in starts]
+        k = _best_start(self.paths_)
+        self.path_, self.start_ = self.paths_[k], starts[k]
         self.tree_, self.C_ = self.path_.best_tree, self.path_.best_C
-        self.n_iter_ = int(sum(r['sweeps'] for r in self.path_.records))     # TAO sweeps along the whole path
+        self.n_iter_ = int(sum(r['sweeps'] for p in self.paths_ for r in p.records))   # TAO sweeps along every path
         return self
