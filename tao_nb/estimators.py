@@ -15,7 +15,7 @@ from sklearn.model_selection import train_test_split
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import validate_data
 from .tree import unstandardize_tree
-from .base import (check_param, check_choice, validate_classification_data, initial_tree, numpydoc_sections,
+from .base import (check_param, check_choice, validate_classification_data, initial_tree, numpydoc_sections, feature_importances,
                          _TreePredictor, _TreeClassifier)
 from .reduced import zero_one_loss, squared_loss
 from .solvers.axis import best_axis_split
@@ -71,6 +71,7 @@ def _fit_tree(self:_BaseTAO, X, Y, classes=None):
                                           max_iter=self.max_iter, tol=self.tol, prune=self.prune, n_jobs=self.n_jobs)
         self.initial_tree_ = unstandardize_tree(z0, self.x_mean_, self.x_scale_)
         self.tree_ = unstandardize_tree(tree, self.x_mean_, self.x_scale_)
+    self.feature_importances_ = feature_importances(self.tree_, X, getattr(self, 'x_scale_', None) if self.node == 'oblique' else None)
     self.n_iter_ = len(self.history_) - 1
     return self
 _BaseTAO._fit_tree = _fit_tree
@@ -80,6 +81,7 @@ _BaseTAO._fit_tree = _fit_tree
                     'history_': 'training objective of the initial tree and after each sweep (never increases)',
                     'n_iter_': 'number of TAO sweeps', 'classes_': 'the class labels',
                     'x_mean_, x_scale_': 'oblique nodes: the standardization z = (x - x_mean_) / x_scale_ TAO ran in',
+                    'feature_importances_': 'share of routing each feature carries (`feature_importances`, 01_base)',
                     'n_features_in_, feature_names_in_': "scikit-learn's record of the inputs"})
 class TAOClassifier(_TreeClassifier, _BaseTAO):
     "Classification tree optimized by Tree Alternating Optimization (Carreira-Perpiñán & Tavallali, 2018)."
@@ -94,6 +96,7 @@ class TAOClassifier(_TreeClassifier, _BaseTAO):
                     'history_': 'training objective of the initial tree and after each sweep (never increases)',
                     'n_iter_': 'number of TAO sweeps', 
                     'x_mean_, x_scale_': 'oblique nodes: the standardization z = (x - x_mean_) / x_scale_ TAO ran in',
+                    'feature_importances_': 'share of routing each feature carries (`feature_importances`, 01_base)',
                     'n_features_in_, feature_names_in_': "scikit-learn's record of the inputs"})
 class TAORegressor(RegressorMixin, _BaseTAO):
     "(Multi-response) regression tree optimized by TAO on the squared error; leaves predict means."
@@ -129,7 +132,7 @@ def _validation_split(X, y, fraction, seed):
 
 @numpydoc_sections({'tree_': 'the selected tree (on raw inputs)', 'C_': 'its value of C', 'path_': 'the whole `TAOPath`',
                     'n_iter_': 'TAO sweeps along every path', 'classes_': 'the class labels',
-                    'paths_': 'the path of every start', 'start_': '(init, max_depth) of the selected start',
+                    'paths_': 'the path of every start', 'feature_importances_': 'see `feature_importances` (01_base)', 'start_': '(init, max_depth) of the selected start',
                     'n_features_in_, feature_names_in_': "scikit-learn's record of the inputs"})
 def _starts(init, max_depth):
     "The (init, depth) pairs to run: each init with each depth (a given tree once, with the first depth)."
@@ -191,5 +194,6 @@ class TAOPathClassifier(_TreeClassifier, BaseEstimator):
         k = _best_start(self.paths_)
         self.path_, self.start_ = self.paths_[k], starts[k]
         self.tree_, self.C_ = self.path_.best_tree, self.path_.best_C
+        self.feature_importances_ = feature_importances(self.tree_, X, self.path_.x_scale_)
         self.n_iter_ = int(sum(r['sweeps'] for p in self.paths_ for r in p.records))   # TAO sweeps along every path
         return self
