@@ -82,16 +82,19 @@ def test_rejection_never_worse_with_real_weights():
 def test_path_monotone_and_bad_input():
     idx = np.random.default_rng(0).choice(len(Y_DIG), 600, replace=False)
     Cs = np.logspace(1, -1.5, 5)
-    p = tao_path(X_DIG[idx], Y_DIG[idx], Cs, max_depth=5, progress=False)
+    p = tao_path(X_DIG[idx], Y_DIG[idx], Cs, max_depth=5, progress=False, rescale=False)
     assert all((np.diff(h) <= 1e-9 * h[0]).all() for h in p.histories)
     # the path-level rule: nonzeros and splits never increase as C decreases (ties allowed)
     assert (np.diff(p['nonzeros']) <= 0).all() and (np.diff(p['internal']) <= 0).all(), (p['nonzeros'], p['internal'])
-    # on this subsample the plain path gains weights at C = 10 -> 3.16; the rule refits exactly the steps that need it
-    plain = tao_path(X_DIG[idx], Y_DIG[idx], Cs, max_depth=5, progress=False, monotone=False)
+    # on this subsample the plain path (without the rescale of issue 9, which happens to avoid it here) gains weights
+    # at C = 10 -> 3.16; the rule refits exactly the steps that need it
+    plain = tao_path(X_DIG[idx], Y_DIG[idx], Cs, max_depth=5, progress=False, monotone=False, rescale=False)
     assert np.diff(plain['nonzeros']).max() > 10 and not plain['budgeted'].any()
     assert p['budgeted'][1] and not p['budgeted'][0]
     np.testing.assert_array_equal(p.trees[0].W, plain.trees[0].W)           # identical until the first budgeted step
     assert all((np.diff(h) <= 1e-9 * h[0]).all() for h in plain.histories)
+    q = tao_path(X_DIG[idx], Y_DIG[idx], Cs, max_depth=5, progress=False)   # with the rescale (default): still monotone
+    assert (np.diff(q['nonzeros']) <= 0).all() and (np.diff(q['internal']) <= 0).all(), (q['nonzeros'], q['internal'])
     with pytest.raises(ValueError, match='Cs must be finite'): tao_path(X_DIG, Y_DIG, [1.0, -1.0])
     with pytest.raises(ValueError, match='decreasing'): tao_path(X_DIG, Y_DIG, [0.1, 1.0])
 

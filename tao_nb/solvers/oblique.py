@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['SURROGATES', 'liblinear_lock', 'surrogate_loss', 'SurrogateFit', 'surrogate_objective', 'dual_bound', 'liblinear_l1',
            'fit_liblinear', 'fit_cvxpy', 'best_threshold', 'node_objective', 'check_solver_options', 'ObliqueSolver',
-           'L1Penalty']
+           'surrogate_scale', 'L1Penalty']
 
 # %% ../../nbs/09_oblique_solver.ipynb #23e27fff
 import threading
@@ -263,6 +263,31 @@ def context_key(self:ObliqueSolver, current:Split=None):
     "What the answer depends on besides the node problem (for `tao`'s skipping): the nonzero budget, if any."
     if not self.monotone_nonzeros or current is None or current.weights is None: return b''
     return b'nnz=%d' % np.count_nonzero(current.weights)
+
+# %% ../../nbs/09_oblique_solver.ipynb #b411ee65
+def surrogate_scale(X, label, weight, w, b, C=1.0, surrogate='svm', intercept_scaling=1.0):
+    "The a > 0 minimizing the surrogate P(a w, -a b) along the ray of the split `x @ w > b` (1.0 if P does not decrease from a = 0)."
+    X, label, weight = _check_problem(X, label, weight)
+    w = np.asarray(w, dtype=np.float64)
+    A = np.abs(w).sum() + abs(b) / intercept_scaling
+    if not len(label) or A == 0: return 1.0
+    gamma, Ct = _signs(label) * (X @ w - b), C * weight
+    slope = lambda a: A + float((Ct * gamma * _slope(a * gamma, surrogate)).sum())   # dP/da: nondecreasing
+    if slope(0.0) >= 0: return 1.0
+    lo, hi = 0.0, 1.0
+    while slope(hi) < 0 and hi < 1e12: lo, hi = hi, 2 * hi
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        if slope(mid) < 0: lo = mid
+        else: hi = mid
+    return hi
+
+@patch
+def rescale(self:ObliqueSolver, X, label, weight, current:Split=None):
+    "The current split at its surrogate scale (a node-solver signature: None if unchanged); same decisions."
+    if current is None or current.weights is None or not np.any(current.weights): return None
+    a = surrogate_scale(X, label, weight, current.weights, current.threshold, self.C, self.surrogate, self.intercept_scaling)
+    return None if a == 1.0 else Split(-1, a * np.asarray(current.weights, dtype=np.float64), a * float(current.threshold))
 
 # %% ../../nbs/09_oblique_solver.ipynb #f082da74
 class L1Penalty:
