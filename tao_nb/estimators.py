@@ -29,7 +29,7 @@ class _BaseTAO(_TreePredictor, BaseEstimator):
     "What TAO classification and regression share: parameters, validation, init, the loop, pruning."
     def __init__(self,
                  max_depth=8,       # depth of the initial tree ('cart' or 'random' init)
-                 init='cart',       # 'cart', 'random', a fitted tree estimator, or a `Tree`
+                 init='cart',       # 'cart', 'random', 'oblique' (oblique CART; node='oblique'), a fitted tree estimator, or a `Tree`
                  node='axis',       # 'axis' (exact axis-aligned nodes) or 'oblique' (sparse oblique nodes)
                  C=1.0,             # oblique nodes: lambda = 1/C in E = loss + lambda * sum ||w_i||_1 (standardized inputs)
                  solver='liblinear',# oblique nodes: 'liblinear' (fast) or 'cvxpy' (solves the surrogate to a certified gap; slow)
@@ -59,6 +59,7 @@ def _fit_tree(self:_BaseTAO, X, Y, classes=None):
     "Initial tree, TAO, pruning; sets `initial_tree_`, `tree_`, `history_`, `n_iter_` (and `x_mean_`, `x_scale_` if oblique)."
     loss, fit_leaf = (zero_one_loss, class_frequencies) if classes is not None else (squared_loss, mean_response)
     if self.node == 'axis':
+        if isinstance(self.init, str) and self.init == 'oblique': raise ValueError("init='oblique' grows an oblique tree: use node='oblique'")
         self.initial_tree_ = initial_tree(self.init, X, Y, self.max_depth, self.random_state, classes)
         if self.initial_tree_.is_oblique:
             raise ValueError("node='axis' needs an axis-aligned initial tree; got an oblique tree (use node='oblique')")
@@ -150,7 +151,7 @@ class TAOPathClassifier(_TreeClassifier, BaseEstimator):
     def __init__(self,
                  Cs=None,                 # values of C, decreasing (default: 8 from 10 to 10**-1.5)
                  max_depth=8,             # depth of the initial tree, or a list of depths (one path per start)
-                 init='cart',             # 'cart', 'random', a fitted tree estimator, a `Tree`, or a list of them
+                 init='cart',             # 'cart', 'random', 'oblique' (oblique CART), a fitted tree estimator, a `Tree`, or a list of them
                  solver='liblinear',      # node solver: 'liblinear' or 'cvxpy'
                  surrogate='svm',         # node surrogate: 'svm', 'logistic' ('hinge' with cvxpy)
                  validation_fraction=0.2, # stratified share of the training data used to choose C

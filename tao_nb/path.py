@@ -14,18 +14,22 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_X_y, check_array
 from .tree import Tree, standardizer, standardize_tree, unstandardize_tree
 from .base import initial_tree
+from .oblique_cart import grow_oblique
 from .reduced import zero_one_loss
 from .tao import tao, tao_sweep, worker_pool, class_frequencies
 from .pruning import prune as prune_tree
 from .solvers.oblique import ObliqueSolver, L1Penalty
 
 # %% ../nbs/12_path.ipynb #e7cb3fca
-def oblique_start(init,              # 'cart', 'random', a `Tree` or a fitted tree estimator (on raw inputs)
+def oblique_start(init,              # 'cart', 'random', 'oblique', a `Tree` or a fitted tree estimator (on raw inputs)
                   X, Y,              # raw training inputs; encoded labels or (N, n_outputs) responses
                   max_depth, random_state=None, classes=None):
     "(mean, scale, Z, tree): standardized inputs Z = (X - mean)/scale and the initial oblique tree in Z's coordinates."
     mu, sd = standardizer(X)
     Z = (X - mu) / sd
+    if isinstance(init, str) and init == 'oblique':      # oblique CART (`10_oblique_cart`), grown on Z
+        return mu, sd, Z, grow_oblique(Z, Y, max_depth, n_classes=None if classes is None else len(classes),
+                                       criterion='gini' if classes is not None else 'squared_error', random_state=random_state)
     if isinstance(init, str):   # grown on Z: a CART tree on Z makes the same splits as on X
         tree = initial_tree(init, Z, Y, max_depth, random_state, classes, oblique=True)
         return mu, sd, Z, (tree if tree.is_oblique else tree.to_oblique())
@@ -147,7 +151,7 @@ def tao_path(X, y,                 # training inputs and labels (the validation 
              X_val=None, y_val=None,  # validation data; default: a stratified `validation_fraction` of (X, y)
              validation_fraction=0.2,
              max_depth=8,          # depth of the initial CART tree
-             init='cart',          # 'cart', 'random' (oblique), or a `Tree` on raw inputs
+             init='cart',          # 'cart', 'random' (oblique), 'oblique' (oblique CART, `10_oblique_cart`), or a `Tree` on raw inputs
              surrogate='svm',      # node surrogate: 'svm', 'logistic' ('hinge' with solver='cvxpy')
              solver='liblinear',   # 'liblinear' or 'cvxpy'
              max_iter=14, tol=5e-3,  # TAO sweeps per value of C and relative stopping tolerance on E
