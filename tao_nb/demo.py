@@ -65,7 +65,7 @@ def history_figure(rows, path):
     import matplotlib
     matplotlib.use('Agg', force=False)
     import matplotlib.pyplot as plt
-    from tao_nb.viz import plot_history
+    from tao_nb.viz.trees import plot_history
     fig, ax = plt.subplots(figsize=(6, 4))
     plot_history({f"depth {r['depth']}": r['history'] for r in rows if r['history'] is not None},
                  ax=ax, ylabel='training errors (0/1 loss)')
