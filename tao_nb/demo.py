@@ -63,7 +63,7 @@ def format_oblique(res):
 def history_figure(rows, path):
     "Save a figure of TAO's training errors per sweep, one line per depth."
     from matplotlib.figure import Figure      # no pyplot: the user's backend and open figures are left alone
-    from tao_nb.viz import plot_history
+    from tao_nb.viz.trees import plot_history
     fig = Figure(figsize=(6, 4)); ax = fig.subplots()
     plot_history({f"depth {r['depth']}": r['history'] for r in rows if r['history'] is not None},
                  ax=ax, ylabel='training errors (0/1 loss)')

@@ -1,4 +1,5 @@
-"""Headless checks of tao_nb.viz: tree drawings, weight images, history plots, path plots and the sweep and path explorers."""
+"""Headless checks of tao_nb.viz.*: tree drawings, weight images, history plots, path plots and the sweep and path explorers
+(their widgets: opening state, slider/caption agreement, one-step redraws, legible text at the displayed size)."""
 import matplotlib
 matplotlib.use('Agg')
 import matplotlib.pyplot as plt
@@ -9,13 +10,15 @@ from sklearn.datasets import load_digits, make_blobs
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
 from tao_nb.tree import Tree, Split
-from tao_nb.tao import tao, tao_sweep, class_frequencies, refit_values
+from tao_nb.tao import tao, tao_sweep, class_frequencies, refit_values, record_sweep, split_goes_right
 from tao_nb.reduced import zero_one_loss
 from tao_nb.solvers.axis import best_axis_split
 from tao_nb.path import tao_path
-from tao_nb.viz import (tree_layout, describe_split, plot_tree, node_boxes, plot_node_weights, plot_history,
-                        record_sweep, split_goes_right, SweepExplorer, explore_sweep, plot_path, PathExplorer,
-                        explore_path)
+from tao_nb.viz.text import tree_layout, describe_split
+from tao_nb.viz.trees import plot_tree, node_boxes, plot_history
+from tao_nb.viz.oblique import plot_node_weights, plot_path
+from tao_nb.viz.explore import (Explorer, SweepExplorer, explore_sweep, PathExplorer, explore_path, png_size,
+                                smallest_text_px)
 
 
 @pytest.fixture(scope='module')
@@ -160,10 +163,10 @@ def test_explorer_renders_headless(digits):
             assert boxes[e.steps[k].node].get_edgecolor()[0] > 0.8      # highlighted in crimson
             plt.close(fig)
         with pytest.raises(IndexError): e.render(len(e))
-    w = ex.widget()
-    assert ex.slider.max == len(ex) - 1
-    ex.next_button.click(); assert ex.slider.value == 1
-    ex.prev_button.click(); ex.prev_button.click(); assert ex.slider.value == 0
+    v = ex.widget()
+    assert (v.slider.min, v.slider.max) == (1, len(ex))
+    v.next_button.click(); assert v.position == 1
+    v.prev_button.click(); v.prev_button.click(); assert v.position == 0 and v.slider.value == 1
 
 
 def test_explorer_regression_and_oblique_2d():
@@ -245,11 +248,11 @@ def test_path_explorer_renders_headless(small_path):
         plt.close(fig)
     with pytest.raises(IndexError): ex.render(3)
     assert 'selected' in ex.caption(p.best_index)
-    ex.widget()
-    assert ex.slider.value == p.best_index
-    ex.slider.value = 2; ex.next_button.click(); assert ex.slider.value == 2
-    ex.prev_button.click(); ex.prev_button.click(); ex.prev_button.click(); assert ex.slider.value == 0
-    assert ex.info.value == ex.caption(0)
+    v = ex.widget()
+    assert v.position == p.best_index
+    v.slider.value = 3; v.next_button.click(); assert v.position == 2
+    v.prev_button.click(); v.prev_button.click(); v.prev_button.click(); assert v.position == 0
+    assert v.caption.value == ex.caption(0)
     with pytest.raises(ValueError, match='image_shape'): PathExplorer(p, (4, 4))
     with pytest.raises(ValueError, match='outside'): PathExplorer(p, (8, 8), X, np.full(len(y), 'z'))
 
@@ -280,3 +283,88 @@ def test_path_explorer_custom_class_names(small_path):
     assert _percent_right(fig, p.trees[0]) == _percent_right(plain, p.trees[0])
     plt.close('all')
     with pytest.raises(ValueError, match='names for'): PathExplorer(p, (8, 8), X, y, class_names=names[:2])
+
+
+# --- the explorers' widgets as a reader meets them (issue 13) ---
+
+def _drive(view, clicks):
+    "Click Prev (-1) / Next (+1) on a view."
+    for c in clicks: (view.next_button if c > 0 else view.prev_button).click()
+
+
+@pytest.fixture(scope='module')
+def blob_explorer():
+    Xb, yb = make_blobs(n_samples=200, centers=3, n_features=2, random_state=0)
+    return explore_sweep(Tree.random(3, Xb, np.eye(3)[yb], random_state=1), Xb, yb)
+
+
+def test_explorers_open_at_their_start_whatever_a_test_did(blob_explorer, small_path):
+    ex = blob_explorer
+    _drive(ex.widget(), [1, 1, -1])                       # a test's own view, left at step 2
+    v = ex.widget()                                       # the reader's view, and what displaying `ex` builds
+    assert v.position == 0 and v.slider.value == 1 and v.caption.value.startswith(f"step 1/{len(ex)}:")
+    pe = explore_path(small_path[0], (8, 8))
+    w = pe.widget(); w.slider.value = 1; _drive(w, [-1])
+    v = pe.widget()
+    assert v.position == small_path[0].best_index and 'selected' in v.caption.value
+    assert pe.widget(0).position == 0                     # or where asked
+
+
+def test_explorer_slider_and_caption_count_alike(blob_explorer, small_path):
+    for ex, word in ((blob_explorer, 'step'), (explore_path(small_path[0], (8, 8)), 'tree')):
+        v = ex.widget()
+        assert (v.slider.min, v.slider.max) == (1, len(ex))
+        for value in range(1, len(ex) + 1):
+            v.slider.value = value
+            assert v.caption.value.startswith(f"{word} {value}/{len(ex)}:")
+            assert v.caption.value == ex.caption(value - 1) and v.position == value - 1
+
+
+def test_explorer_redraw_replaces_the_image_in_one_step(blob_explorer):
+    ex = blob_explorer
+    v = ex.widget()
+    first = v.image.value
+    assert png_size(first)[0] > 0
+    seen = []
+    v.image.observe(lambda ch: seen.append(ch['new']), names='value')
+    _drive(v, [1, 1, -1, -1, -1])                         # the last Prev is at the start: nothing to draw
+    assert len(seen) == 4 and all(png_size(p)[0] > 0 for p in seen)
+    assert seen[-1] == first and seen[0] == ex.png(1) and seen[0] != first
+
+
+class _Counting(Explorer):
+    "Three positions; counts how often each is drawn."
+    def __init__(self): self.drawn = []
+    def __len__(self): return 3
+    def caption(self, k): return f"position {k + 1}/3"
+    def render(self, k):
+        self.drawn.append(k)
+        fig = plt.figure(figsize=(2, 1)); fig.text(0.1, 0.5, str(k)); return fig
+
+
+def test_explorer_draws_each_position_once_and_handles_empty():
+    ex = _Counting()
+    v = ex.widget()
+    _drive(v, [1, -1, 1, 1, -1])
+    assert ex.drawn == [0, 1, 2]
+    class Empty(_Counting):
+        def __len__(self): return 0
+    e = Empty()
+    v = e.widget()
+    assert v.caption.value == e.empty and v.image.value == b'' and v.slider.disabled
+    with pytest.raises(IndexError): e.png(0)
+
+
+def test_explorer_figures_legible_at_the_displayed_width(digits, small_path):
+    X, y = digits
+    big = PathExplorer(small_path[0], (8, 8), small_path[1], small_path[2])
+    sweep = SweepExplorer(Tree.from_sklearn(DecisionTreeClassifier(max_depth=5, random_state=0).fit(X, y)), X, y)
+    for ex in (big, sweep):
+        v = ex.widget()
+        assert v.image.layout.max_width == 'none' and not v.image.width      # shown at its natural size (the box scrolls)
+        for k in {0, len(ex) - 1}:
+            fig = ex.render(k)
+            natural = fig.get_size_inches()[0] * ex.dpi
+            assert smallest_text_px(fig, ex.dpi) >= 8, (type(ex).__name__, k, smallest_text_px(fig, ex.dpi))
+            assert abs(png_size(ex.png(k))[0] - natural) <= 1 or isinstance(ex, PathExplorer)
+            plt.close(fig)
