@@ -500,7 +500,10 @@ class Site:
         h.append(f'<li{cur}><a href="{root}api/index.html">All modules</a></li>')
         for m in self.modules:
             cur = ' class="current"' if current == f'api/{m}.html' else ''
-            h.append(f'<li{cur}><a href="{root}api/{m}.html"><code>{esc(m)}</code></a></li>')
+            sub = ''
+            if cur and toc:
+                sub = '<ul>' + ''.join(f'<li><a href="#{esc(i)}">{t}</a></li>' for i, t in toc) + '</ul>'
+            h.append(f'<li{cur}><a href="{root}api/{m}.html"><code>{esc(m)}</code></a>{sub}</li>')
         h.append('</ul></nav>')
         return '\n'.join(h)
 
