@@ -23,10 +23,13 @@ STATE = """(box) => { const imgs = [...box.querySelectorAll('.jp-OutputArea-outp
                                 return s.length + ':' + h; }),
           loaded: imgs.every(i => i.complete && i.naturalWidth > 0),
           readout: (box.querySelector('.widget-readout') || {}).textContent || ''}; }"""
-# record every state the widget passes through (a MutationObserver sees the DOM after every change)
-WATCH = """(box) => { box.__states = []; const rec = () => box.__states.push(window.__tao_state(box));
-  window.__tao_obs && window.__tao_obs.disconnect();
-  window.__tao_obs = new MutationObserver(rec); window.__tao_obs.observe(box, {subtree: true, childList: true, attributes: true}); }"""
+# record every state the widget shows: sampled in each animation frame, i.e. just before the browser paints it
+WATCH = """(box) => { box.__states = []; const token = {}; window.__tao_watch = token; let last = '';
+  const tick = (t) => { if (window.__tao_watch !== token) return;
+    const s = window.__tao_state(box), key = JSON.stringify(s.imgs);
+    if (key !== last) { box.__states.push({...s, t: Math.round(t)}); last = key; }
+    requestAnimationFrame(tick); };
+  requestAnimationFrame(tick); }"""
 
 
 def explorer_notebook(nbs):
@@ -50,7 +53,7 @@ def notebook(lab, browser, shots):
     "The explorer notebook opened and run; what opening it showed (kernel dialog? marked changed?)."
     path = explorer_notebook(lab.nbs)
     drop_slow_cells(path)
-    page = browser.new_page(viewport={'width': 1400, 'height': 1000})
+    page = browser.new_page(viewport={'width': 1400, 'height': 1500})
     page.set_default_timeout(60_000)
     page.goto(lab.notebook_url(path.name))
     page.wait_for_selector('.jp-NotebookPanel .jp-Cell')
@@ -134,7 +137,7 @@ def act_and_settle(page, box, action, kernel_idle, quiet=3.0, timeout=90):
         time.sleep(0.05)
     else:
         raise AssertionError(f"the drawing did not settle to a new one within {timeout} s: {before} -> {last}")
-    states = box.evaluate('(box) => box.__states')
+    states = box.evaluate('(box) => { window.__tao_watch = null; return box.__states; }')
     return before, last, states
 
 
@@ -173,9 +176,13 @@ def _check_moves(res):
 
 
 def _half_drawn(res):
-    "States the widget passed through that are neither the drawing before nor the one after (e.g. fewer images)."
-    return [(step, len(s['imgs'])) for step, (before, after, states) in res.items() for s in states
-            if s['imgs'] not in (before['imgs'], after['imgs'])]
+    "Painted states that are neither the drawing before nor the one after (e.g. fewer images): (action, images, ms shown)."
+    out = []
+    for step, (before, after, states) in res.items():
+        for s, nxt in zip(states, states[1:] + [None]):
+            if s['imgs'] not in (before['imgs'], after['imgs']):
+                out.append((step, f"{len(s['imgs'])} of {len(before['imgs'])} images", (nxt['t'] - s['t']) if nxt else None))
+    return out
 
 
 def test_sweep_explorer_slider_next_prev_change_the_figure(driven):
@@ -184,7 +191,8 @@ def test_sweep_explorer_slider_next_prev_change_the_figure(driven):
 
 
 def test_sweep_explorer_never_half_drawn(driven):
-    assert not _half_drawn(driven['sweep'])
+    half = _half_drawn(driven['sweep'])
+    assert not half, f"half-drawn states shown (action, images, ms): {half}"
 
 
 def test_path_explorer_slider_next_prev_change_the_figures(driven):
@@ -192,7 +200,10 @@ def test_path_explorer_slider_next_prev_change_the_figures(driven):
     _check_moves(driven['path'])
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason="PathExplorer.widget clears its output, then draws the path curves and the tree "
-                   "one after the other: for seconds only the curves show. Fix in viz: render both, then display.")
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
+    "PathExplorer.widget clears its output, then draws the path curves and the tree one after the other: only the "
+    "curves show for 2-5 s. Rendering both PNGs first and displaying them as one output (one HTML with two <img>) "
+    "removes it (tried in a scratch copy: this test then passes); two display() calls of ready PNGs still show ~50 ms"))
 def test_path_explorer_never_half_drawn(driven):
-    assert not _half_drawn(driven['path'])
+    half = _half_drawn(driven['path'])
+    assert not half, f"half-drawn states shown (action, images, ms): {half}"
