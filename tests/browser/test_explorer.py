@@ -1,0 +1,211 @@
+"""The explorer notebook in JupyterLab, as a reader uses it: open it, run all cells, see the widgets, move the slider,
+click Next and Prev, and see the figure change to a complete new drawing (never a half-drawn one).
+
+The notebook is found at test time: the one whose (non-exported) cells call `explore_sweep(` or `SweepExplorer(`.
+It runs from a temporary copy of nbs/, without its `#| slow` cells (as nbdev_test runs it by default)."""
+import json
+import re
+import time
+
+import pytest
+
+
+pytestmark = pytest.mark.browser
+
+CALLS = re.compile(r'\b(explore_sweep|SweepExplorer)\(')
+BUSY = """() => {
+  const s = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook-ExecutionIndicator, .jp-Notebook-ExecutionIndicator');
+  const busy = [...document.querySelectorAll('.jp-InputPrompt')].some(e => e.textContent.includes('*'));
+  return !!s && s.dataset.status === 'idle' && !busy; }"""
+# a widget's drawing: one "length:hash" per <img> (the figures are PNG data URLs), and whether all are loaded
+STATE = """(box) => { const imgs = [...box.querySelectorAll('.jp-OutputArea-output img, .widget-output img')];
+  return {imgs: imgs.map(i => { const s = i.src; let h = 0; for (let k = 0; k < s.length; k += 3) h = (h * 31 + s.charCodeAt(k)) | 0;
+                                return s.length + ':' + h; }),
+          loaded: imgs.every(i => i.complete && i.naturalWidth > 0),
+          readout: (box.querySelector('.widget-readout') || {}).textContent || '',
+          text: box.textContent.replace(/\\s+/g, ' ').trim()}; }"""
+# record every state the widget shows: sampled in each animation frame, i.e. just before the browser paints it
+WATCH = """(box) => { box.__states = []; const token = {}; window.__tao_watch = token; let last = '';
+  const tick = (t) => { if (window.__tao_watch !== token) return;
+    const s = window.__tao_state(box), key = JSON.stringify(s.imgs);
+    if (key !== last) { box.__states.push({...s, t: Math.round(t)}); last = key; }
+    requestAnimationFrame(tick); };
+  requestAnimationFrame(tick); }"""
+
+
+def explorer_notebook(nbs):
+    "The notebook that calls explore_sweep(/SweepExplorer( outside exported cells."
+    for p in sorted(nbs.glob('*.ipynb')):
+        cells = json.loads(p.read_text())['cells']
+        if any(c['cell_type'] == 'code' and CALLS.search(''.join(c['source']))
+               and not ''.join(c['source']).lstrip().startswith('#| export') for c in cells):
+            return p
+    raise AssertionError(f"no notebook in {nbs} calls explore_sweep( or SweepExplorer(")
+
+
+def drop_slow_cells(path):
+    nb = json.loads(path.read_text())
+    nb['cells'] = [c for c in nb['cells'] if not re.search(r'^#\|\s*slow\b', ''.join(c['source']), flags=re.M)]
+    path.write_text(json.dumps(nb, indent=1))
+
+
+@pytest.fixture(scope='module')
+def notebook(lab, browser, shots):
+    "The explorer notebook opened and run; what opening it showed (kernel dialog? marked changed?)."
+    path = explorer_notebook(lab.nbs)
+    drop_slow_cells(path)
+    page = browser.new_page(viewport={'width': 1400, 'height': 1500})
+    page.set_default_timeout(60_000)
+    page.goto(lab.notebook_url(path.name))
+    page.wait_for_selector('.jp-NotebookPanel .jp-Cell')
+    dialog = page.locator('.jp-Dialog button:has-text("Select")')
+    try: dialog.wait_for(timeout=5_000); saw_dialog = True
+    except Exception: saw_dialog = False
+    if saw_dialog:
+        page.screenshot(path=shots / 'explorer_kernel_dialog.png')
+        dialog.click()
+    deadline = time.monotonic() + 90
+    while not any(x['kernel']['execution_state'] == 'idle' for x in lab.api('sessions')):   # the kernel is up
+        assert time.monotonic() < deadline, "no kernel started for the notebook"
+        time.sleep(0.2)
+    page.wait_for_selector('.jp-Notebook-ExecutionIndicator[data-status="idle"]', timeout=90_000)
+    time.sleep(1.5)                      # the front end has its kernel info
+    page.screenshot(path=shots / 'explorer_opened.png')
+    dirty_at_open = page.locator('.lm-TabBar-tab.jp-mod-current.jp-mod-dirty').count() > 0
+    page.get_by_role('menuitem', name='Run', exact=True).click()
+    page.locator('.lm-Menu-item[data-command="runmenu:run-all"]').click()
+    page.wait_for_function("() => [...document.querySelectorAll('.jp-InputPrompt')].some(e => /\\[[*0-9]+\\]/.test(e.textContent))")
+    page.wait_for_function(BUSY, timeout=240_000, polling=500)
+    page.evaluate("src => { window.__tao_state = (0, eval)('(' + src + ')'); }", STATE)
+    page.screenshot(path=shots / 'explorer_ran.png')
+    yield {'page': page, 'path': path, 'saw_dialog': saw_dialog, 'dirty_at_open': dirty_at_open, 'shots': shots}
+    page.close()
+    lab.shutdown_kernels()
+
+
+def test_notebook_opens_with_its_kernel(notebook):
+    name = notebook['path'].name
+    assert not notebook['saw_dialog'], f"{name} opened with a 'Select Kernel' dialog: it has no kernelspec (run tools/set_kernelspec.py)"
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
+    "JupyterLab 4.6 marks a notebook changed unless its metadata equals what the kernel reports: kernelspec display_name "
+    "'Python 3 (ipykernel)' and the full language_info, Python patch version included; nbdev_clean rewrites display_name "
+    "to the kernelspec name and drops language_info, so a notebook kept nbdev-clean is marked changed on opening"))
+def test_notebook_not_marked_changed_when_opened(notebook):
+    assert not notebook['dirty_at_open'], f"{notebook['path'].name} was marked changed as soon as it opened"
+
+
+def test_all_cells_ran_and_widgets_render(notebook):
+    page = notebook['page']
+    prompts = page.locator('.jp-CodeCell .jp-InputPrompt').all_text_contents()
+    n_code = sum(c['cell_type'] == 'code' for c in json.loads(notebook['path'].read_text())['cells'])
+    assert len(prompts) == n_code and all(re.search(r'\[\d+\]', p) for p in prompts), prompts
+    errors = page.locator('.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.error"]')
+    assert errors.count() == 0, errors.first.inner_text()[:2000]
+    text = '\n'.join(page.locator('.jp-OutputArea-output').all_text_contents())
+    assert 'Loading widget' not in text
+    assert not re.search(r'VBox\(|Explorer object at|Explorer at 0x', text), "a widget model's repr shows instead of the widget"
+    boxes = explorer_boxes(page)
+    assert len(boxes) >= 1
+    for b in boxes.values():
+        st = b.evaluate(STATE)
+        assert st['imgs'] and st['loaded'], st
+
+
+def explorer_boxes(page):
+    "{'sweep': box, 'path': box}: the explorers' widget boxes (a slider with Prev/Next and a drawing)."
+    out = {}
+    for box in page.locator('.jp-OutputArea-output > .widget-vbox').all():
+        if box.locator('.noUi-handle').count() == 0 or box.locator('button:has-text("Next")').count() == 0: continue
+        out['sweep' if 'TAO sweep' in box.text_content() else 'path' if box.locator('.widget-label', has_text='C').count()
+            else f'widget{len(out)}'] = box
+    return out
+
+
+def act_and_settle(page, box, action, kernel_idle, quiet=3.0, timeout=90):
+    """Do `action`, then wait for the new drawing: other images than before, as many (a half-drawn state has fewer),
+    all loaded, the kernel idle and nothing changed for `quiet` s. Returns the states before, after and in between."""
+    before = box.evaluate(STATE)
+    box.evaluate(WATCH)
+    action()
+    t0 = time.monotonic()
+    last, since = None, time.monotonic()
+    while time.monotonic() - t0 < timeout:
+        st = box.evaluate(STATE)
+        if st != last: last, since = st, time.monotonic()
+        if (st['imgs'] != before['imgs'] and len(st['imgs']) == len(before['imgs']) and st['loaded']
+                and time.monotonic() - since >= quiet and page.evaluate(BUSY) and kernel_idle()): break
+        time.sleep(0.05)
+    else:
+        raise AssertionError(f"the drawing did not settle to a new one within {timeout} s: {before} -> {last}")
+    states = box.evaluate('(box) => { window.__tao_watch = null; return box.__states; }')
+    return before, last, states
+
+
+def drive(page, box, name, shots, kernel_idle):
+    "Slider one step right, Next, Prev; screenshots before and after. Returns the three (before, after, states)."
+    box.scroll_into_view_if_needed()
+    box.screenshot(path=shots / f'{name}_before.png')
+    res = {}
+    res['slider'] = act_and_settle(page, box, lambda: (box.locator('.noUi-handle').focus(), page.keyboard.press('ArrowRight')),
+                                   kernel_idle)
+    box.screenshot(path=shots / f'{name}_after_slider.png')
+    res['next'] = act_and_settle(page, box, lambda: box.locator('button.jupyter-button:has-text("Next")').click(), kernel_idle)
+    box.screenshot(path=shots / f'{name}_after_next.png')
+    res['prev'] = act_and_settle(page, box, lambda: box.locator('button.jupyter-button:has-text("Prev")').click(), kernel_idle)
+    box.screenshot(path=shots / f'{name}_after_prev.png')
+    page.screenshot(path=shots / f'{name}_page_after.png')
+    return res
+
+
+@pytest.fixture(scope='module')
+def driven(notebook, lab):
+    "Each explorer driven (slider, Next, Prev), with the states its drawing went through."
+    page = notebook['page']
+    idle = lambda: all(k['execution_state'] == 'idle' for k in lab.api('kernels'))   # the server sees comm work too
+    return {name: drive(page, box, name, notebook['shots'], idle) for name, box in explorer_boxes(page).items()}
+
+
+def _check_moves(res):
+    (b0, a0, _), (b1, a1, _), (b2, a2, _) = res['slider'], res['next'], res['prev']
+    n = len(b0['imgs'])
+    for before, after in ((b0, a0), (b1, a1), (b2, a2)):
+        assert after['imgs'] != before['imgs'] and len(after['imgs']) == n and after['loaded']
+    assert a2['text'] == a0['text'] != a1['text'], "Prev after Next goes back to the step before (its caption and readout)"
+    if a0['readout'] and a0['readout'].strip().isdigit():
+        assert [int(a['readout']) for a in (a0, a1, a2)] == [int(b0['readout']) + k for k in (1, 2, 1)]
+
+
+def _half_drawn(res):
+    "Painted states that are neither the drawing before nor the one after (e.g. fewer images): (action, images, ms shown)."
+    out = []
+    for step, (before, after, states) in res.items():
+        for s, nxt in zip(states, states[1:] + [None]):
+            if s['imgs'] not in (before['imgs'], after['imgs']):
+                out.append((step, f"{len(s['imgs'])} of {len(before['imgs'])} images", (nxt['t'] - s['t']) if nxt else None))
+    return out
+
+
+def test_sweep_explorer_slider_next_prev_change_the_figure(driven):
+    assert 'sweep' in driven, f"no sweep explorer widget found (found {list(driven)})"
+    _check_moves(driven['sweep'])
+
+
+def test_sweep_explorer_never_half_drawn(driven):
+    half = _half_drawn(driven['sweep'])
+    assert not half, f"half-drawn states shown (action, images, ms): {half}"
+
+
+def test_path_explorer_slider_next_prev_change_the_figures(driven):
+    assert 'path' in driven, f"no path explorer widget found (found {list(driven)})"
+    _check_moves(driven['path'])
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
+    "PathExplorer.widget clears its output, then draws the path curves and the tree one after the other: only the "
+    "curves show for 2-5 s. Rendering both PNGs first and displaying them as one output (one HTML with two <img>) "
+    "removes it (tried in a scratch copy: this test then passes); two display() calls of ready PNGs still show ~50 ms"))
+def test_path_explorer_never_half_drawn(driven):
+    half = _half_drawn(driven['path'])
+    assert not half, f"half-drawn states shown (action, images, ms): {half}"

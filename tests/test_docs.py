@@ -1,0 +1,162 @@
+"""The docs site (`python tools/build_docs.py`) builds offline from the notebooks' saved outputs; every internal link and
+anchor resolves; every notebook has a page titled by its H1; every public exported symbol has an API entry (in its
+notebook's page at nbdev's anchor, and on its module's reference page) showing its parameters' docments; math is
+MathML, with no `$` left over and nothing loaded from the network."""
+import importlib.util
+import inspect
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+from fastcore.docments import docments
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _load_builder():
+    spec = importlib.util.spec_from_file_location('build_docs', ROOT / 'tools' / 'build_docs.py')
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+class Page(HTMLParser):
+    "ids, links, resources, api entries, h1 text, and the text outside code/pre/math of one HTML file."
+    def __init__(self, text):
+        super().__init__(convert_charrefs=True)
+        self.ids, self.dup_ids, self.links, self.resources, self.entries = set(), set(), [], [], {}
+        self.h1, self.prose, self._stack, self._entry = '', [], [], None
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag not in ('img', 'br', 'hr', 'meta', 'link', 'input', 'col', 'mspace', 'none', 'mprescripts'):
+            self._stack.append(tag)
+        if 'id' in a:
+            (self.dup_ids if a['id'] in self.ids else self.ids).add(a['id'])
+        if tag == 'a' and 'href' in a: self.links.append(a['href'])
+        if tag in ('img', 'script', 'iframe', 'source') and 'src' in a: self.resources.append(a['src'])
+        if tag == 'link' and 'href' in a: self.resources.append(a['href'])
+        if tag == 'section' and 'api-entry' in a.get('class', ''):
+            self._entry = a['id']; self.entries[a['id']] = {'symbol': a.get('data-symbol'), 'html': ''}
+
+    def handle_endtag(self, tag):
+        if tag in self._stack:
+            while self._stack and self._stack.pop() != tag: pass
+        if tag == 'section': self._entry = None
+
+    def handle_data(self, data):
+        if 'h1' in self._stack: self.h1 += data
+        if self._entry: self.entries[self._entry]['html'] += data
+        if not {'code', 'pre', 'math', 'script', 'style', 'title'} & set(self._stack): self.prose.append(data)
+
+
+@pytest.fixture(scope='module')
+def site(tmp_path_factory):
+    out = _load_builder().build(tmp_path_factory.mktemp('docs') / 'site')
+    pages = {p.relative_to(out).as_posix(): Page(p.read_text(encoding='utf-8')) for p in out.rglob('*.html')}
+    return out, pages
+
+
+def _external(url): return bool(re.match(r'^[a-z][a-z0-9+.-]*:|^//', url)) and not url.startswith('file:')
+
+
+def test_every_internal_link_and_anchor_resolves(site):
+    out, pages = site
+    bad, n = [], 0
+    for rel, page in pages.items():
+        assert not page.dup_ids, f"{rel}: duplicate ids {sorted(page.dup_ids)}"
+        for href in page.links:
+            if href.startswith(('mailto:',)) or _external(href): continue
+            n += 1
+            parts = urlsplit(href)
+            target = (out / rel).parent / unquote(parts.path) if parts.path else out / rel
+            target_rel = target.resolve().relative_to(out.resolve()).as_posix() if target.exists() else None
+            if target_rel is None: bad.append(f"{rel}: {href} (no such file)"); continue
+            if parts.fragment and unquote(parts.fragment) not in pages[target_rel].ids:
+                bad.append(f"{rel}: {href} (no such anchor)")
+    assert not bad, '\n'.join(bad)
+    assert n > 500, n     # sidebar, pager, API cross-links, symbol links in prose
+
+
+def test_offline_no_external_resources_and_figures_exist(site):
+    out, pages = site
+    for rel, page in pages.items():
+        for src in page.resources:
+            assert not _external(src), f"{rel} loads {src} from the network"
+            assert ((out / rel).parent / src).exists(), f"{rel}: missing {src}"
+    assert not list(out.rglob('*.js')), "the site ships no scripts"
+
+
+def _nb_titles():
+    b = _load_builder()
+    for nb in b.notebook_paths(ROOT / 'nbs'):
+        src = '\n'.join(''.join(c['source']) for c in json.loads(nb.read_text())['cells'] if c['cell_type'] == 'markdown')
+        h1 = re.search(r'^#\s+(.+)$', src, flags=re.M)
+        yield nb, b.page_name(nb), h1.group(1).strip() if h1 else None, src
+
+
+def test_every_notebook_has_a_page_titled_by_its_h1_with_its_figures(site):
+    out, pages = site
+    names = []
+    for nb, name, h1, src in _nb_titles():
+        assert h1, f"{nb.name} has no H1 title"
+        assert name in pages, f"{nb.name}: no page {name}"
+        assert pages[name].h1.strip() == h1.replace('`', ''), (nb.name, pages[name].h1)
+        n_png = sum('image/png' in o.get('data', {}) for c in json.loads(nb.read_text())['cells']
+                    for o in c.get('outputs', []) if 'hide' not in ''.join(c['source'])[:200])
+        n_img = len([s for s in pages[name].resources if s.startswith('figures/')])
+        assert n_img == n_png, f"{nb.name}: {n_png} saved figures, {n_img} on its page"
+        names.append(name)
+    assert len(names) == len(set(names)) and 'index.html' in names
+    sidebar = [h for h in pages['index.html'].links if h.endswith('.html') and '/' not in h and '#' not in h]
+    assert list(dict.fromkeys(sidebar))[:len(names)] == names, "the sidebar lists the pages in reading order"
+
+
+def test_math_is_rendered_as_mathml(site):
+    out, pages = site
+    for nb, name, h1, src in _nb_titles():
+        text = ''.join(pages[name].prose)
+        left = re.findall(r'\$[^$\n]{1,80}\$', text)
+        assert not left, f"{name}: unrendered math {left[:3]}"
+        if re.search(r'\$[^$]+\$', src):
+            assert '<math' in (out / name).read_text(), f"{name} has math in its notebook and none on its page"
+    assert '\\mathbf' not in ''.join(''.join(p.prose) for p in pages.values())
+
+
+def _public_symbols():
+    from tao_nb._modidx import d
+    for mod, syms in d['syms'].items():
+        for full, (url, _) in syms.items():
+            if not any(p.startswith('_') for p in full[len(mod) + 1:].split('.')): yield mod, full, url
+
+
+def test_every_public_symbol_has_an_api_entry_with_its_docments(site):
+    out, pages = site
+    syms = list(_public_symbols())
+    assert len(syms) > 100
+    for mod, full, url in syms:
+        page, anchor = url.split('#')
+        for where in (page, f'api/{mod}.html'):
+            e = pages[where].entries.get(anchor)
+            assert e is not None and e['symbol'] == full, f"{full}: no API entry #{anchor} on {where}"
+        obj = importlib.import_module(mod)
+        for p in full[len(mod) + 1:].split('.'): obj = getattr(obj, p)
+        if callable(obj) and not isinstance(obj, property):
+            try: docs = docments(obj, full=True)
+            except Exception: docs = {}
+            entry = _plain(pages[page].entries[anchor]['html'])
+            for name, v in docs.items():
+                if v.get('docment'):
+                    assert _plain(v['docment']) in entry, f"{full}: docment of {name} missing ({v['docment']!r})"
+        doc = inspect.getdoc(obj.fget if isinstance(obj, property) else obj)
+        if doc and '$' not in doc:
+            assert _plain(doc) in _plain(e['html']), f"{full}: docstring missing"
+
+
+def _plain(s):
+    "Text with markdown emphasis/code marks and spacing dropped, to compare source text with rendered text."
+    return re.sub(r'\s+', ' ', re.sub(r'[`*_]', '', s)).strip()
