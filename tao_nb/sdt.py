@@ -16,7 +16,7 @@ from .estimators import validate_classification_data, _TreeClassifier
 
 # %% auto #0
 __all__ = ['CRITERIA', 'impurity', 'Work', 'best_thresholds', 'NodeSplit', 'exhaustive_split', 'max_point_increase', 'SDTTrace',
-           'split_criterion', 'batch_size', 'n_candidate_features', 'sdt_split', 'theorem1_work',
+           'split_criterion', 'batch_size', 'n_candidate_features', 'halving_sort_work', 'sdt_split', 'theorem1_work',
            'validate_training_data', 'SDTClassifier']
 
 # %% ../nbs/15_sdt.ipynb #08d413e2
@@ -65,15 +65,17 @@ def _own_class_counts(labels): # (F, m) small-int class codes
     return cnt
 
 def _increase(c, criterion):
-    "Growth of sum_c (count form) when one class count goes from c-1 to c: 2c-1 (Gini) or g(c) (entropy)."
-    if criterion == 'gini': return 2.0 * c - 1
+    "Growth of sum_c (count form) when one class count goes from c-1 to c: 2c-1 (Gini, exact in int64) or g(c) (entropy)."
+    if criterion == 'gini': return 2 * c.astype(np.int64) - 1
     return _xlog2x(c) - _xlog2x(c - 1)
 
 def _cut_criteria(lab, T, criterion):
     "(F, m-1) count-form criterion of every cut of sorted rows with labels `lab` and class totals `T`."
     m = lab.shape[1]; nL = np.arange(1, m, dtype=np.float64); nR = m - nL
     left = _own_class_counts(lab)                           # l_j
-    right = np.take_along_axis(T, lab.astype(np.intp), 1) - left + 1  # r_j
+    same = (T == T[:1]).all()                              # rows of one node share their class totals
+    T_lab = T[0].astype(np.int32)[lab] if same else np.take_along_axis(T, lab.astype(np.intp), 1).astype(np.int32)
+    right = T_lab - left + 1                                # r_j
     if criterion == 'misclassification':
         mL = np.maximum.accumulate(left, axis=1)[:, :-1]
         mR = np.maximum.accumulate(right[:, ::-1], axis=1)[:, ::-1][:, 1:]
@@ -196,6 +198,15 @@ def n_candidate_features(D, max_features=None):
     if isinstance(max_features, (float, np.floating)) and 0 < max_features <= 1: return max(1, math.ceil(max_features * D))
     raise ValueError(f"max_features must be None, an int >= 1 or a float in (0, 1]; got {max_features!r}")
 
+def halving_sort_work(n, D, n0, alpha):
+    "Sorting work (m log2 m units) of steps 1-5 at a node of n points: iteration k sorts ~D/2^k features on min(n, (k+1) n0) points."
+    w, f = 0.0, D
+    for k in range(alpha):
+        if f == 1: break
+        m = min(n, (k + 1) * n0); w += f * m * math.log2(max(m, 2)); f = (f + 1) // 2
+        if m == n: break
+    return w + f * n * math.log2(max(n, 2))
+
 # %% ../nbs/15_sdt.ipynb #723eb9ba
 def sdt_split(X,                   # (N, D) inputs
               y,                   # (N,) integer class codes 0..K-1
@@ -218,8 +229,9 @@ def sdt_split(X,                   # (N, D) inputs
     n0 = batch_size(n, batch_exponent, min_batch)
     d = n_candidate_features(D, max_features)
     features = np.arange(D) if d == D else np.sort(rng.choice(D, d, replace=False))
-    if alpha == 0 or n0 >= n:                                  # the first batch would be the whole node:
-        if trace is not None: trace.survivors = features       # iteration 1 is the exhaustive search
+    if alpha == 0 or d * n * math.log2(max(n, 2)) <= halving_sort_work(n, d, n0, alpha):
+        # small node: the exhaustive search costs no more than the halving (always so when N_0 >= N_j)
+        if trace is not None: trace.survivors = features
         res = exhaustive_split(X, y, n_classes, idx, None if d == D else features, criterion, min_samples_leaf, work)
         return res if res.valid or d == D else exhaustive_split(X, y, n_classes, idx, None, criterion, min_samples_leaf, work)
     drawn = idx[rng.choice(n, size=min(n, alpha * n0), replace=False)] if alpha > 0 else idx[:0]
