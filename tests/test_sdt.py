@@ -29,7 +29,8 @@ def digits():
 
 # --- scikit-learn conformance -------------------------------------------------------------
 @parametrize_with_checks([SDTClassifier(random_state=0), SDTClassifier(alpha=0, criterion='entropy', random_state=0),
-                          SDTClassifier(max_depth=3, batch_exponent=2, alpha=3, max_features=0.5, criterion='misclassification', random_state=0),
+                          SDTClassifier(max_depth=3, batch_exponent=2, alpha=3, criterion='misclassification', random_state=0),
+                          SDTClassifier(max_features=0.5, random_state=0),
                           HaarFeatures(), HaarFeatures(families=('edge_h', 'line_h'), cell_sizes=(1, 2), dtype='float64'),
                           # unbounded depth: on the checks' 2-feature data the only Haar feature is x1 - x0, and
                           # check_classifiers_train asks for > 0.83 training accuracy
