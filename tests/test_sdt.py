@@ -7,10 +7,18 @@ from sklearn.model_selection import train_test_split
 from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from tao_nb.sdt import (CRITERIA, SDTClassifier, SDTTrace, Work, best_thresholds, check_trace,
-                        exhaustive_split, impurity, max_point_increase, sdt_split)
+from tao_nb.sdt import (CRITERIA, SDTClassifier, SDTTrace, Work, best_thresholds,
+                        exhaustive_split, impurity, max_point_increase, sdt_split, split_criterion)
 from tao_nb.tree import Tree
 from tao_nb.haar import HAAR_FAMILIES, HaarFeatures, HaarTreeClassifier, haar_tree_apply, integral_images
+
+
+def check_trace(tr, tol=1e-12):
+    "Assert the Theorem-2 bound is non-increasing and bounds L^k(S_j) (when recorded)."
+    ub = np.asarray(tr.upper_bound)
+    assert np.all(np.diff(ub) <= tol), f"bound increased: {ub}"
+    if tr.full_criterion: assert np.all(np.asarray(tr.full_criterion) <= ub + tol), "bound below L^k(S_j)"
+    return True
 
 
 @pytest.fixture(scope='module')
@@ -21,7 +29,8 @@ def digits():
 
 # --- scikit-learn conformance -------------------------------------------------------------
 @parametrize_with_checks([SDTClassifier(random_state=0), SDTClassifier(alpha=0, criterion='entropy', random_state=0),
-                          SDTClassifier(max_depth=3, C=2, alpha=3, criterion='misclassification', random_state=0),
+                          SDTClassifier(max_depth=3, batch_exponent=2, alpha=3, criterion='misclassification', random_state=0),
+                          SDTClassifier(max_features=0.5, random_state=0),
                           HaarFeatures(), HaarFeatures(families=('edge_h', 'line_h'), cell_sizes=(1, 2), dtype='float64'),
                           # unbounded depth: on the checks' 2-feature data the only Haar feature is x1 - x0, and
                           # check_classifiers_train asks for > 0.83 training accuracy
@@ -42,7 +51,7 @@ def test_bound_monotone_every_node_digits(digits, criterion):
         for pts in level:
             if len(pts) < 2 or np.all(y[pts] == y[pts][0]): continue
             tr = SDTTrace()
-            s = sdt_split(X, y, 10, pts, C=5, alpha=5, criterion=criterion, min_batch=5, rng=rng, trace=tr, check_full=True)
+            s = sdt_split(X, y, 10, pts, batch_exponent=5, alpha=5, criterion=criterion, min_batch=5, rng=rng, trace=tr, check_full=True)
             assert check_trace(tr); n_nodes += 1
             if not s.valid: continue
             r = X[pts, s.feature] > s.threshold
@@ -53,14 +62,14 @@ def test_bound_monotone_every_node_digits(digits, criterion):
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), n=st.integers(30, 600), D=st.integers(1, 40), K=st.integers(2, 5),
-       C=st.floats(0, 8), alpha=st.integers(1, 8), criterion=st.sampled_from(CRITERIA), discrete=st.booleans())
-def test_bound_monotone_synthetic(seed, n, D, K, C, alpha, criterion, discrete):
+       b=st.floats(0, 8), alpha=st.integers(1, 8), criterion=st.sampled_from(CRITERIA), discrete=st.booleans())
+def test_bound_monotone_synthetic(seed, n, D, K, b, alpha, criterion, discrete):
     rng = np.random.default_rng(seed)
     X = rng.integers(0, 4, (n, D)).astype(float) if discrete else rng.standard_normal((n, D))
     y = rng.integers(0, K, n); y[:K] = np.arange(K)
     X[:, 0] += y  # one informative feature
     tr = SDTTrace()
-    sdt_split(X, y, K, C=C, alpha=alpha, criterion=criterion, min_batch=1, rng=seed, trace=tr, check_full=True)
+    sdt_split(X, y, K, batch_exponent=b, alpha=alpha, criterion=criterion, min_batch=1, rng=seed, trace=tr, check_full=True)
     assert check_trace(tr)
 
 
@@ -103,13 +112,13 @@ def test_exhaustive_matches_sklearn_tree(digits, criterion):
 def test_digits_depth8_close_to_cart(digits):
     X, y = digits
     diffs = []
-    for seed in range(5):
+    for seed in range(10):
         a, b, c, d = train_test_split(X, y, test_size=0.25, random_state=seed, stratify=y)
         sdt = SDTClassifier(max_depth=8, random_state=seed).fit(a, c).score(b, d)
         cart = DecisionTreeClassifier(max_depth=8, random_state=seed).fit(a, c).score(b, d)
         diffs.append(sdt - cart)
-        assert sdt >= cart - 0.02, (seed, sdt, cart)
-    assert np.mean(diffs) >= -0.02
+        assert sdt >= cart - 0.06, (seed, sdt, cart)  # one seed's test split: SDT's randomness moves it a few points
+    assert np.mean(diffs) >= -0.01
 
 
 # --- estimator behaviour ------------------------------------------------------------------
@@ -159,7 +168,8 @@ def test_bad_input(bad, err, msg):
 
 
 @pytest.mark.parametrize('param', [dict(max_depth=-1), dict(min_samples_leaf=0), dict(alpha=-1), dict(alpha=1.5),
-                                   dict(C=-1), dict(C=np.nan), dict(criterion='mse'), dict(min_batch=0)])
+                                   dict(batch_exponent=-1), dict(batch_exponent=np.nan), dict(criterion='mse'), dict(min_batch=0),
+                                   dict(max_features=0), dict(max_features=1.5), dict(max_features='sqrt')])
 def test_bad_params(param):
     with pytest.raises(ValueError, match=list(param)[0]): SDTClassifier(**param).fit(np.arange(8.).reshape(4, 2), [0, 1, 0, 1])
 
@@ -291,3 +301,49 @@ def test_haar_bad_image_shape_and_wrong_features(digits):
     assert ht.haar_.image_shape_ == (8, 8) and ht.n_features_in_ == 64
     with pytest.raises(ValueError, match='X has 60 features, but HaarTreeClassifier is expecting 64'): ht.predict(X[:, :60])
     with pytest.raises(ValueError, match=r'expected images of shape \(8, 8\)'): ht.predict(X.reshape(-1, 4, 16))
+
+
+# --- issue 10 #3: the paper's constant L_max = max H is not a valid bound; the corrected one is -------------
+@pytest.mark.parametrize('criterion', ['gini', 'entropy'])
+def test_paper_constant_violated_corrected_bound_holds(criterion):
+    "On the SDT notebook's synthetic root trace, (|S_t| L(S_t) + |S_c| max H) / |S_j| falls below L^k(S_j) somewhere."
+    X, y = make_classification(n_samples=4000, n_features=200, n_informative=8, n_redundant=0,
+                               n_classes=3, n_clusters_per_class=2, random_state=0)
+    h_max = {'gini': 1 - 1 / 3, 'entropy': np.log2(3)}[criterion]
+    violated = 0
+    for seed in range(3):
+        tr = SDTTrace()
+        sdt_split(X, y, 3, batch_exponent=8, alpha=6, criterion=criterion, rng=seed, trace=tr, check_full=True)
+        m, full = np.array(tr.subset_size), np.array(tr.full_criterion)
+        paper = (m * np.array(tr.subset_criterion) + (len(X) - m) * h_max) / len(X)
+        violated += np.any(full > paper + 1e-12)
+        assert check_trace(tr)
+    assert violated >= 2
+
+
+def test_eq7_counterexample():
+    "S_t: 10 points of class 0 left of 10 of class 1; S_c: the same split the other way round. Both sides 0, S_j not."
+    xt = np.r_[np.zeros(10), np.ones(10)]; yt = np.r_[np.zeros(10, int), np.ones(10, int)]
+    X = np.r_[xt, xt][:, None]; y = np.r_[yt, 1 - yt]
+    St, Sc = np.arange(20), np.arange(20, 40)
+    for criterion, whole in (('gini', 0.5), ('entropy', 1.0)):
+        assert split_criterion(X, y, 2, St, 0, 0.5, criterion) == 0 == split_criterion(X, y, 2, Sc, 0, 0.5, criterion)
+        assert split_criterion(X, y, 2, np.arange(40), 0, 0.5, criterion) == pytest.approx(whole)
+
+
+# --- max_features and float32 -------------------------------------------------------------------------------
+def test_max_features_one_feature_searched(digits):
+    "With max_features=1 every node searches exactly one random feature (exhaustively when small)."
+    X, y = digits
+    tr = SDTTrace()
+    s = sdt_split(X, y, 10, alpha=3, max_features=1, rng=0, trace=tr)
+    assert len(tr.n_features) == 0 or tr.n_features[0] == 1
+    assert s.valid and len(tr.survivors) == 1 and s.feature == tr.survivors[0]
+
+
+def test_float32_fit_equals_float64_fit(digits):
+    X, y = digits
+    a = SDTClassifier(max_depth=6, random_state=0).fit(X.astype(np.float32), y)
+    b = SDTClassifier(max_depth=6, random_state=0).fit(X, y)
+    np.testing.assert_array_equal(a.tree_.threshold, b.tree_.threshold)
+    np.testing.assert_array_equal(a.predict(X.astype(np.float32)), b.predict(X))
