@@ -147,17 +147,23 @@ def _best_start(paths):
                                                  paths[k].records[paths[k].best_index]['nonzeros'], k))
 
 class TAOPathClassifier(_TreeClassifier, BaseEstimator):
-    "Sparse oblique TAO tree whose C is chosen along a regularization path (`tao_path`) on validation data carved from the training data."
+    """Sparse oblique TAO tree whose start and C are chosen along regularization paths (`tao_path`) on validation data
+    carved from the training data.
+
+    By default four paths run, from CART and from oblique CART (`10_oblique_cart`) starts of depths 8 and 12, and the
+    start with the lowest validation error wins: about four single paths plus two oblique CART fits, run in parallel
+    over `n_jobs`. `python benchmarks/bench_path_starts.py` prints its cost and accuracy against the single CART
+    depth-8 path (`init='cart', max_depth=8`), which remains one argument away."""
     def __init__(self,
                  Cs=None,                 # values of C, decreasing (default: 8 from 10 to 10**-1.5)
-                 max_depth=8,             # depth of the initial tree, or a list of depths (one path per start)
-                 init='cart',             # 'cart', 'random', 'oblique' (oblique CART), a fitted tree estimator, a `Tree`, or a list of them
+                 max_depth=(8, 12),       # depth of the initial tree, or a list of depths (one path per start)
+                 init=('cart', 'oblique'),# 'cart', 'random', 'oblique' (oblique CART), a fitted tree estimator, a `Tree`, or a list of them
                  solver='liblinear',      # node solver: 'liblinear' or 'cvxpy'
                  surrogate='svm',         # node surrogate: 'svm', 'logistic' ('hinge' with cvxpy)
                  validation_fraction=0.2, # stratified share of the training data used to choose C
                  se=0.5,                  # near-tie width (standard errors) for preferring the sparser tree
                  monotone=True,           # nonzeros and splits non-increasing along the path
-                 node_tol=1e-4,           # liblinear's tolerance at each node
+                 node_tol=1e-2,           # liblinear's tolerance at each node (LIBLINEAR's own default for L1 problems)
                  max_iter=14, tol=5e-3,   # TAO sweeps per C and relative stopping tolerance on E
                  n_jobs=None,             # joblib workers for the nodes of one depth level
                  random_state=None):      # seed of the validation split and of CART / random initialization
