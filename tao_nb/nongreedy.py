@@ -7,7 +7,7 @@ __all__ = ['leaf_paths', 'complete_paths', 'leaf_penalties', 'leaf_log_losses', 
            'surrogate_step', 'LazyRows', 'radius1_paths', 'full_scores', 'path_penalty', 'route', 'sparse_step',
            'complete_from_tree', 'to_tree', 'NonGreedyTreeClassifier']
 
-# %% ../nbs/18_nongreedy.ipynb #27c6be5f
+# %% ../nbs/18_nongreedy.ipynb #1a40325f
 import numbers
 import numpy as np
 import scipy.sparse as sp
@@ -18,7 +18,7 @@ from sklearn.utils import check_random_state
 from .tree import Tree, standardizer, standardize_tree, unstandardize_tree
 from .estimators import validate_classification_data, _TreeClassifier
 
-# %% ../nbs/18_nongreedy.ipynb #bcb4fb83
+# %% ../nbs/18_nongreedy.ipynb #6e8576b5
 def leaf_paths(leaves, depth):
     "Ancestors (..., d) and directions (+1 right, -1 left) on the paths to `leaves` (0..2^d-1) of the complete tree."
     node = np.asarray(leaves, dtype=np.int64) + 2 ** depth - 1
@@ -33,7 +33,7 @@ def complete_paths(depth):
     "Ancestors (m+1, d) and directions (+1 right, -1 left) of each leaf of the complete tree of depth `depth`."
     return leaf_paths(np.arange(2 ** depth), depth)
 
-# %% ../nbs/18_nongreedy.ipynb #3a4f0636
+# %% ../nbs/18_nongreedy.ipynb #8d7e1fba
 def leaf_penalties(S):
     "pen (n, m+1): for each leaf, the sum of |s_i| over the nodes on its path whose sign disagrees with it."
     n, m = S.shape
@@ -80,7 +80,7 @@ def loss_augmented(S, L, fast=False):
     best = scores.argmax(1)
     return cand[rows, best], scores[rows, best]
 
-# %% ../nbs/18_nongreedy.ipynb #37eb0fb6
+# %% ../nbs/18_nongreedy.ipynb #ab3adec0
 def sign_vectors(S, leaves, anc, dirs):
     "sgn(S) (0 counts as left) with the bits on each point's path to `leaves` forced to that path."
     g = np.where(S > 0, 1.0, -1.0)
@@ -111,7 +111,7 @@ def surrogate_step(W, Theta, Xa, y, nu, lr, anc, dirs, fast=True, assigned=None,
     W *= np.minimum(1.0, np.sqrt(nu) / np.maximum(norms, 1e-300))[:, None]
     return float(bound.mean())
 
-# %% ../nbs/18_nongreedy.ipynb #aa5abc8d
+# %% ../nbs/18_nongreedy.ipynb #db01bed8
 class LazyRows:
     "Rows of W (or Theta) under heavy-ball SGD, projected onto ||row||^2 <= nu if given; a step costs O(rows it touches)."
     def __init__(self, n_rows, dim, momentum, nu=None, rows=(), values=None, tol=1e-16):
@@ -148,7 +148,7 @@ class LazyRows:
         B, V = self.B[s], self.V[s]
         self.gram[s] = np.c_[(B * B).sum(1), (B * V).sum(1), (V * V).sum(1)]
 
-# %% ../nbs/18_nongreedy.ipynb #ebb061f3
+# %% ../nbs/18_nongreedy.ipynb #505270c2
 def _lr_advance(self, L):
     "One step of the untouched live slots `L`, in O(1) each: c <- mu c, b <- b + c, then the projection; drops spent ones."
     abc, g = self.abc[L], self.gram[L]
@@ -178,12 +178,13 @@ def _lr_step(self, rows, G, lr):
 
 LazyRows._advance, LazyRows.step = _lr_advance, _lr_step
 
-# %% ../nbs/18_nongreedy.ipynb #8f94857c
+# %% ../nbs/18_nongreedy.ipynb #35af2b7c
 def _lr_scores(self, rows, Xa):
     "w_r^T x_n for the rows `rows[n]` (n, c) of each point x_n: by distinct row when few, else row by row."
     sl = self.slot[rows]
     u, inv = np.unique(sl, return_inverse=True)
-    if len(u) <= 2 * sl.shape[1]: return (Xa @ self.current(u).T)[np.arange(len(sl))[:, None], inv.reshape(sl.shape)]
+    if len(u) <= 32 * sl.shape[1]:              # few distinct rows: one BLAS product, <= 32x the needed ones
+        return (Xa @ self.current(u).T)[np.arange(len(sl))[:, None], inv.reshape(sl.shape)]
     R = self.B[sl]; inv = inv.reshape(sl.shape)
     lazy = np.flatnonzero(self.abc[u, 1])               # rows their velocity moved since their last write
     if len(lazy):
@@ -209,7 +210,7 @@ def _lr_dense(self):
 
 LazyRows.scores, LazyRows.gather, LazyRows.to_csr, LazyRows.dense = _lr_scores, _lr_gather, _lr_to_csr, _lr_dense
 
-# %% ../nbs/18_nongreedy.ipynb #edb5fafb
+# %% ../nbs/18_nongreedy.ipynb #46852a10
 def radius1_paths(Wst, Xa, depth):
     "The reached path (column 0) and the d paths that flip one of its bits (column k+1 flips level k), level by level."
     n, c_all = len(Xa), np.arange(depth + 1)
@@ -239,7 +240,7 @@ def route(Wst, Xa, depth):
     for _ in range(depth): node = 2 * node + 1 + (Wst.scores(node[:, None], Xa)[:, 0] > 0)
     return node - (2 ** depth - 1)
 
-# %% ../nbs/18_nongreedy.ipynb #4d973f07
+# %% ../nbs/18_nongreedy.ipynb #86a1edaa
 def _infer(Wst, Tst, Xa, y, depth, fast):
     "(leaf j, its path nodes, directions and scores (n, d), bound term L_j - 2 pen_j) for each point."
     r = np.arange(len(Xa))
@@ -289,7 +290,7 @@ def sparse_step(Wst, Tst, Xa, y, depth, lr, fast=True, assigned=None):
     Wst.step(rows, G, lr); Tst.step(uj, GT, lr)
     return float(bound.mean())
 
-# %% ../nbs/18_nongreedy.ipynb #d94aaa4d
+# %% ../nbs/18_nongreedy.ipynb #5711a95d
 def complete_from_tree(tree, depth, eps=1e-2):
     "(W (m, D+1), sparse: the rows of `tree`'s splits; Theta (m+1, K)) of the complete depth-`depth` tree equal to `tree`."
     if tree.max_depth > depth: raise ValueError(f"the tree has depth {tree.max_depth} > {depth}")
@@ -325,7 +326,7 @@ def to_tree(W, Theta):
     value[inner] = value[~inner].mean(0)
     return Tree(left, right, np.where(inner, -bias[np.minimum(pos, m - 1)], 0.0), value, W=Wt)
 
-# %% ../nbs/18_nongreedy.ipynb #5d3a1d48
+# %% ../nbs/18_nongreedy.ipynb #c0498e6c
 import numbers
 from sklearn.base import BaseEstimator
 from sklearn.tree import DecisionTreeClassifier
@@ -376,7 +377,7 @@ class NonGreedyTreeClassifier(_TreeClassifier, BaseEstimator):
         if t.n_values != len(self.classes_): raise ValueError(f"init predicts {t.n_values} classes, y has {len(self.classes_)}")
         return standardize_tree(t, self.x_mean_, self.x_scale_)
 
-# %% ../nbs/18_nongreedy.ipynb #12e46e3f
+# %% ../nbs/18_nongreedy.ipynb #8363e747
 def _ng_fit(self:NonGreedyTreeClassifier, X, y):
     "Initialize from a greedy tree, then minimize the upper bound by (stable) SGD, touching only the rows paths use."
     self._check_params()
@@ -407,7 +408,7 @@ def _ng_fit(self:NonGreedyTreeClassifier, X, y):
     self.n_features_in_ = X.shape[1]
     return self
 
-# %% ../nbs/18_nongreedy.ipynb #15944d92
+# %% ../nbs/18_nongreedy.ipynb #fb017e01
 def _ng_evaluate(self:NonGreedyTreeClassifier, Wst, Tst, Za, y, assigned):
     "(mean training bound, training error, active leaves), over chunks of points."
     d, fast = self.max_depth, self.inference == 'fast'
