@@ -9,7 +9,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin, clone
 from sklearn.utils.validation import check_is_fitted, validate_data
-from .estimators import validate_classification_data, _TreeClassifier
+from .base import validate_classification_data, _TreeClassifier, numpydoc_sections
 from .sdt import SDTClassifier, exhaustive_split, split_criterion
 
 # %% auto #0
@@ -68,6 +68,7 @@ def _is_int(v, lo):
     "True for an int (not a bool) >= lo."
     return isinstance(v, (int, np.integer)) and not isinstance(v, bool) and v >= lo
 
+@numpydoc_sections({'image_shape_': '(H, W) of the images', 'n_features_in_': 'pixels per image', 'n_features_out_': 'number of Haar features'})
 class HaarFeatures(TransformerMixin, BaseEstimator):
     "Haar-like features of flattened images, each computed in O(1) from the integral image."
     def __init__(self,
@@ -189,6 +190,7 @@ def haar_tree_apply(tree,            # `tao_nb.tree.Tree` over the columns of `h
     return tree.descend(ii, 0, scores=haar_scores), lookups
 
 # %% ../nbs/16_haar.ipynb #9c31779f
+@numpydoc_sections({'haar_': 'the fitted `HaarFeatures`', 'sdt_': 'the fitted `SDTClassifier` over the Haar features', 'tree_': 'its tree (over Haar feature columns)', 'classes_': 'the class labels', 'n_features_in_': 'pixels per image'})
 class HaarTreeClassifier(_TreeClassifier, BaseEstimator):
     "SDT tree over Haar features; prediction computes only the features on each root-leaf path."
     def __init__(self,

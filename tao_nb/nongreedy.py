@@ -16,7 +16,7 @@ from sklearn.base import BaseEstimator
 from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils import check_random_state
 from .tree import Tree, standardizer, standardize_tree, unstandardize_tree
-from .estimators import validate_classification_data, _TreeClassifier
+from .base import validate_classification_data, _TreeClassifier, numpydoc_sections
 
 # %% ../nbs/18_nongreedy.ipynb #6e8576b5
 def leaf_paths(leaves, depth):
@@ -332,8 +332,9 @@ from sklearn.base import BaseEstimator
 from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils import check_random_state
 from .tree import Tree, standardizer, standardize_tree, unstandardize_tree
-from .estimators import validate_classification_data, _TreeClassifier
+from .base import validate_classification_data, _TreeClassifier, numpydoc_sections
 
+@numpydoc_sections({'tree_': 'the oblique tree on raw inputs', 'history_': '(bound, training error, active leaves) per epoch', 'x_mean_, x_scale_': 'the standardization the tree was trained in', 'classes_': 'the class labels', 'n_features_in_': "scikit-learn's record of the inputs"})
 class NonGreedyTreeClassifier(_TreeClassifier, BaseEstimator):
     "Oblique tree trained non-greedily by SGD on the convex-concave upper bound (Norouzi et al., 2015)."
     def __init__(self,

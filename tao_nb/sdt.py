@@ -12,7 +12,7 @@ from sklearn.base import BaseEstimator
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, check_random_state, validate_data
 from .tree import Tree
-from .estimators import validate_classification_data, _TreeClassifier
+from .base import validate_classification_data, _TreeClassifier, numpydoc_sections
 
 # %% auto #0
 __all__ = ['CRITERIA', 'impurity', 'Work', 'best_thresholds', 'NodeSplit', 'exhaustive_split', 'max_point_increase', 'SDTTrace',
@@ -285,6 +285,7 @@ def validate_training_data(estimator, X, y):
     return X, classes, y_enc
 
 # %% ../nbs/15_sdt.ipynb #69799024
+@numpydoc_sections({'tree_': 'the grown `Tree`', 'classes_': 'the class labels', 'work_': 'counted work of the split searches (`Work`)', 'n_features_in_, feature_names_in_': "scikit-learn's record of the inputs"})
 class SDTClassifier(_TreeClassifier, BaseEstimator):
     "Decision tree grown greedily with the stochastic split search of SDT (Tavallali et al.)."
     def __init__(self,

@@ -68,4 +68,7 @@ def write(names=()):
 
 # Intended changes since the first recording (issue 11's layout change changed none):
 # - tao_path_d5, tao_path_clf_d4: issue 9 puts every node at its surrogate scale before each run of the path.
+# - tao_path_clf_d4: issue 9 makes TAOPathClassifier run CART and oblique CART starts (node_tol 1e-2) by default.
+# - nongreedy_d4: issue 15's tree_ leaves out decision nodes whose weights are all zero (same predictions).
+# - sdt_d6: issue 14 searches small nodes exhaustively (and so draws fewer random batches).
 if __name__ == '__main__' and '--write' in sys.argv: write(sys.argv[sys.argv.index('--write') + 1:])
