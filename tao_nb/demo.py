@@ -44,19 +44,19 @@ def format_table(rows):
     return "\n".join(lines)
 
 # %% ../nbs/19_demo.ipynb #bb0168b9
-def sparse_oblique_on_digits(max_depth=8, random_state=0):
-    "The sparse oblique TAO path on the demo's digits split: the selected tree's measures, and the path."
+def sparse_oblique_on_digits(random_state=0, **params):  # params: other `TAOPathClassifier` parameters
+    "The default `TAOPathClassifier` (four starts) on the demo's digits split: the selected tree's measures, and its path."
     X, y = load_digits(return_X_y=True)
     Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.3, stratify=y, random_state=random_state)
     t0 = time.perf_counter()
-    clf = TAOPathClassifier(max_depth=max_depth, random_state=random_state).fit(Xtr, ytr)
+    clf = TAOPathClassifier(random_state=random_state, **params).fit(Xtr, ytr)
     t = clf.tree_
     return dict(C=clf.C_, test=clf.score(Xte, yte), nonzeros=t.nonzeros(), depth=t.max_depth, leaves=t.n_leaves,
-                mults=t.inference_cost(Xte), seconds=time.perf_counter() - t0, path=clf.path_)
+                mults=t.inference_cost(Xte), seconds=time.perf_counter() - t0, path=clf.path_, start=clf.start_)
 
 def format_oblique(res):
     "The path and the selected tree as text."
-    return (f"{res['path'].table()}\n\nselected C = {res['C']:.3g}: test acc {res['test']:.3f}, {res['nonzeros']} nonzero weights, "
+    return (f"{res['path'].table()}\n\nselected start {res['start'][0]} depth {res['start'][1]}, C = {res['C']:.3g}: test acc {res['test']:.3f}, {res['nonzeros']} nonzero weights, "
             f"depth {res['depth']}, {res['leaves']} leaves, {res['mults']:.0f} multiplications per prediction ({res['seconds']:.1f} s)")
 
 # %% ../nbs/19_demo.ipynb #d39dd252
@@ -83,6 +83,7 @@ def main(argv=None):
     print(format_table(rows))
     print(f"\nfigure of the objective per sweep: {history_figure(rows, a.figure)}")
     if not a.no_oblique:
-        print("\nSparse oblique TAO along a path over C (CART depth 8 start; C chosen on a validation part of the training data)\n")
+        print("\nSparse oblique TAO along paths over C from four starts (CART and oblique CART, depths 8 and 12); start and C\n"
+              "chosen on a validation part of the training data\n")
         print(format_oblique(sparse_oblique_on_digits()))
     return rows
