@@ -131,10 +131,6 @@ def _validation_split(X, y, fraction, seed):
                   "to stratify): C is selected on the training data itself", UserWarning)
     return X, X, y, y
 
-@numpydoc_sections({'tree_': 'the selected tree (on raw inputs)', 'C_': 'its value of C', 'path_': 'the whole `TAOPath`',
-                    'n_iter_': 'TAO sweeps along every path', 'classes_': 'the class labels',
-                    'paths_': 'the path of every start', 'feature_importances_': 'see `feature_importances` (01_base)', 'start_': '(init, max_depth) of the selected start',
-                    'n_features_in_, feature_names_in_': "scikit-learn's record of the inputs"})
 def _starts(init, max_depth):
     "The (init, depth) pairs to run: each init with each depth (a given tree once, with the first depth)."
     inits = list(init) if isinstance(init, (list, tuple)) else [init]
@@ -146,6 +142,10 @@ def _best_start(paths):
     return min(range(len(paths)), key=lambda k: (paths[k].records[paths[k].best_index]['val_error'],
                                                  paths[k].records[paths[k].best_index]['nonzeros'], k))
 
+@numpydoc_sections({'tree_': 'the selected tree (on raw inputs)', 'C_': 'its value of C', 'path_': 'the whole `TAOPath`',
+                    'n_iter_': 'TAO sweeps along every path', 'classes_': 'the class labels',
+                    'paths_': 'the path of every start', 'feature_importances_': 'see `feature_importances` (01_base)', 'start_': '(init, max_depth) of the selected start',
+                    'n_features_in_, feature_names_in_': "scikit-learn's record of the inputs"})
 class TAOPathClassifier(_TreeClassifier, BaseEstimator):
     """Sparse oblique TAO tree whose start and C are chosen along regularization paths (`tao_path`) on validation data
     carved from the training data.

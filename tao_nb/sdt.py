@@ -12,7 +12,8 @@ from sklearn.base import BaseEstimator
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, check_random_state, validate_data
 from .tree import Tree
-from .base import validate_classification_data, _TreeClassifier, numpydoc_sections
+import numbers
+from .base import validate_classification_data, _TreeClassifier, numpydoc_sections, check_param
 
 # %% auto #0
 __all__ = ['CRITERIA', 'impurity', 'Work', 'best_thresholds', 'NodeSplit', 'exhaustive_split', 'max_point_increase', 'SDTTrace',
@@ -301,18 +302,11 @@ class SDTClassifier(_TreeClassifier, BaseEstimator):
         self.criterion, self.min_batch, self.max_features, self.random_state = criterion, min_batch, max_features, random_state
 
     def _check_params(self):
-        def is_int(v): return isinstance(v, (int, np.integer)) and not isinstance(v, bool)
-        if self.max_depth is not None and not (is_int(self.max_depth) and self.max_depth >= 0):
-            raise ValueError(f"max_depth must be None or an int >= 0, got {self.max_depth!r}")
-        if not (is_int(self.min_samples_leaf) and self.min_samples_leaf >= 1):
-            raise ValueError(f"min_samples_leaf must be an int >= 1, got {self.min_samples_leaf!r}")
-        if not (is_int(self.alpha) and self.alpha >= 0):
-            raise ValueError(f"alpha must be an int >= 0, got {self.alpha!r}")
-        if not (is_int(self.min_batch) and self.min_batch >= 1):
-            raise ValueError(f"min_batch must be an int >= 1, got {self.min_batch!r}")
-        b = self.batch_exponent
-        if isinstance(b, bool) or not isinstance(b, (int, float, np.integer, np.floating)) or not np.isfinite(b) or b < 0:
-            raise ValueError(f"batch_exponent must be a finite number >= 0, got {b!r}")
+        if self.max_depth is not None: check_param('max_depth', self.max_depth, numbers.Integral, 0)
+        check_param('min_samples_leaf', self.min_samples_leaf, numbers.Integral, 1)
+        check_param('alpha', self.alpha, numbers.Integral, 0)
+        check_param('min_batch', self.min_batch, numbers.Integral, 1)
+        check_param('batch_exponent', self.batch_exponent, numbers.Real, 0)
         n_candidate_features(1, self.max_features)  # raises on a bad value
         if self.criterion not in CRITERIA:
             raise ValueError(f"criterion must be one of {CRITERIA}, got {self.criterion!r}")

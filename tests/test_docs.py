@@ -152,7 +152,7 @@ def test_every_public_symbol_has_an_api_entry_with_its_docments(site):
             for name, v in docs.items():
                 if v.get('docment'):
                     assert _plain(v['docment']) in entry, f"{full}: docment of {name} missing ({v['docment']!r})"
-        doc = inspect.getdoc(obj.fget if isinstance(obj, property) else obj)
+        doc = _load_builder().numpydoc_split(inspect.getdoc(obj.fget if isinstance(obj, property) else obj) or "")[0]
         if doc and '$' not in doc:
             assert _plain(doc) in _plain(e['html']), f"{full}: docstring missing"
 

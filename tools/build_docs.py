@@ -38,6 +38,16 @@ ROOT = Path(__file__).resolve().parents[1]
 esc = html.escape
 
 
+def numpydoc_split(doc):
+    "(summary, [(attribute, description)]) of a docstring with numpydoc sections (the parameters come from docments)."
+    summary, _, rest = doc.partition('\n\nParameters\n----------')
+    attrs = []
+    if 'Attributes\n----------\n' in rest:
+        lines = rest.split('Attributes\n----------\n', 1)[1].split('\n')
+        for name, desc in zip(lines[::2], lines[1::2]): attrs.append((name.strip(), desc.strip()))
+    return summary.strip(), attrs
+
+
 def read_settings(root=ROOT):
     "settings.ini's [DEFAULT] section as a dict."
     cfg = configparser.ConfigParser(delimiters=['='], interpolation=None)
@@ -232,8 +242,9 @@ class Symbol:
             rows, ret, ret_doc = parts
             h.append(code_html(format_signature(self.qualname.rsplit('.', 1)[-1], rows, ret)).replace(
                 'class="highlight"', 'class="highlight api-sig"', 1))
-        doc = inspect.getdoc(obj) or ''
+        doc, attrs = numpydoc_split(inspect.getdoc(obj) or '')
         if doc: h.append(f'<div class="api-doc">{md(doc, where=where, root=root, ids=set())}</div>')
+        if attrs: h.append('<dl class="api-attrs"><dt>Attributes</dt>' + ''.join(f'<dd><code>{esc(k)}</code>: {esc(v)}</dd>' for k, v in attrs) + '</dl>')
         if parts is not None and (parts[0] or parts[2]):
             rows, ret, ret_doc = parts
             typed = ret or any(a for _, a, _, _ in rows)      # no Type column when nothing is annotated
@@ -269,6 +280,7 @@ def load_symbols(lib_name, root=ROOT):
             for p in qual.split('.'):
                 obj = inspect.getattr_static(obj, p) if inspect.isclass(obj) else getattr(obj, p)
             if isinstance(obj, (staticmethod, classmethod)): obj = obj.__func__
+            elif type(obj).__name__ == '_clsmethod': obj = obj.f            # fastcore's @patch(cls_method=True)
             syms.append(Symbol(modname, qual, obj, url))
     return syms
 
