@@ -58,3 +58,10 @@ def test_tree_routing_checks_the_width_of_x():
 @pytest.mark.parametrize('Cs', [['3'], [1.0, '0.5'], [True, 0.5]])
 def test_values_of_C_must_be_numbers(Cs):
     with pytest.raises(ValueError, match='Cs must be numbers'): tao_path(X_DIG, Y_DIG, Cs=Cs, max_depth=2)
+
+
+@pytest.mark.parametrize('make', [lambda: TAOClassifier(init='random', max_depth=30),
+                                  lambda: TAOClassifier(init='random', max_depth=24, node='oblique')])
+def test_random_starts_too_large_to_build_are_refused(make):
+    "Issue 12 #7: a complete random tree of depth 30 asked for 16 GiB; now a clear error, at once."
+    with pytest.raises(ValueError, match='complete tree of depth'): make().fit(X_DIG, Y_DIG)
