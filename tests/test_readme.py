@@ -11,13 +11,15 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def render_readme(nb_path=ROOT / 'index.ipynb'):
-    "Markdown of index.ipynb: markdown cells as they are, code cells fenced as python."
+    "Markdown of index.ipynb: markdown cells as they are, code cells fenced as python, their printed output as text."
     nb = json.loads(Path(nb_path).read_text())
     parts = ["<!-- generated from index.ipynb by `python tests/test_readme.py --write`: edit the notebook -->"]
     for cell in nb['cells']:
         src = ''.join(cell['source']).strip()
         if not src or src.startswith('#| hide'): continue
         parts.append(src if cell['cell_type'] == 'markdown' else f"```python\n{src}\n```")
+        out = ''.join(''.join(o.get('text', '')) for o in cell.get('outputs', []) if o.get('output_type') == 'stream').strip()
+        if out: parts.append(f"```text\n{out}\n```")
     return '\n\n'.join(parts) + '\n'
 
 

@@ -8,7 +8,7 @@ import numpy as np
 from ..tree import Tree, Split
 
 # %% auto #0
-__all__ = ['tree_layout', 'describe_split', 'is_classification', 'describe_value']
+__all__ = ['tree_layout', 'describe_split', 'is_classification', 'describe_value', 'split_terms', 'export_text']
 
 # %% ../../nbs/02_viz_text.ipynb #9ffab469
 def tree_layout(tree:Tree):
@@ -71,3 +71,44 @@ def describe_value(tree:Tree, i, class_names=None, precision=3):
         return str(class_names[k]) if class_names is not None else str(k)
     if len(v) == 1: return f"ŷ={_fmt(v[0], precision)}"
     return "ŷ=[" + ", ".join(_fmt(a, 2) for a in v[:3]) + (", …]" if len(v) > 3 else "]")
+
+# %% ../../nbs/02_viz_text.ipynb #f3dab1c7
+def split_terms(weights,            # a weight vector
+                feature_names=None, # names of the input features (default `x[k]`)
+                precision=3,        # significant digits of each weight
+                max_terms=8):       # at most this many terms, largest |w| first, then `+ m more`
+    "The score `w·x` of an oblique split as its nonzero terms: `0.31·x[3] − 0.2·x[0]`."
+    name = lambda k: feature_names[k] if feature_names is not None else f"x[{k}]"
+    nz = np.flatnonzero(weights)
+    nz = nz[np.argsort(-np.abs(weights[nz]), kind='stable')]
+    if not len(nz): return "0"
+    out = ""
+    for j, k in enumerate(nz[:max_terms]):
+        w = weights[k]
+        out += (("−" if w < 0 else "") if j == 0 else (" − " if w < 0 else " + ")) + f"{_fmt(abs(w), precision)}·{name(k)}"
+    return out + (f" + {len(nz) - max_terms} more terms" if len(nz) > max_terms else "")
+
+# %% ../../nbs/02_viz_text.ipynb #306ad2f9
+def export_text(tree,               # a `Tree`, or a fitted estimator with a `tree_`
+                feature_names=None, # names of the input features (default: the estimator's `feature_names_in_`, or `x[k]`)
+                class_names=None,   # names of the classes (default: the estimator's `classes_`)
+                precision=3,        # significant digits of thresholds and weights
+                max_terms=8):       # terms shown per oblique split
+    "The tree as indented rules, one line per branch (as scikit-learn's `export_text`)."
+    if not isinstance(tree, Tree):
+        feature_names = feature_names if feature_names is not None else getattr(tree, 'feature_names_in_', None)
+        class_names = class_names if class_names is not None else getattr(tree, 'classes_', None)
+        tree = tree.tree_
+    name = lambda k: feature_names[k] if feature_names is not None else f"x[{k}]"
+    leaf = lambda i: (f"class: {describe_value(tree, i, class_names)}" if is_classification(tree)
+                      else describe_value(tree, i, precision=precision))
+    lines = []
+    def walk(i, depth):
+        pad = "|   " * depth + "|--- "
+        if tree.is_leaf[i]: lines.append(pad + leaf(i)); return
+        lhs = name(tree.feature[i]) if not tree.is_oblique else split_terms(tree.W[i], feature_names, precision, max_terms)
+        b = _fmt(tree.threshold[i], precision)
+        lines.append(f"{pad}{lhs} <= {b}"); walk(int(tree.left[i]), depth + 1)
+        lines.append(f"{pad}{lhs} >  {b}"); walk(int(tree.right[i]), depth + 1)
+    walk(0, 0)
+    return "\n".join(lines)
