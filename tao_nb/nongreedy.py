@@ -332,7 +332,7 @@ from sklearn.base import BaseEstimator
 from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils import check_random_state
 from .tree import Tree, standardizer, standardize_tree, unstandardize_tree
-from .base import validate_classification_data, _TreeClassifier, numpydoc_sections
+from .base import validate_classification_data, _TreeClassifier, numpydoc_sections, check_param, check_choice
 
 @numpydoc_sections({'tree_': 'the oblique tree on raw inputs', 'history_': '(bound, training error, active leaves) per epoch', 'x_mean_, x_scale_': 'the standardization the tree was trained in', 'classes_': 'the class labels', 'n_features_in_': "scikit-learn's record of the inputs"})
 class NonGreedyTreeClassifier(_TreeClassifier, BaseEstimator):
@@ -354,14 +354,11 @@ class NonGreedyTreeClassifier(_TreeClassifier, BaseEstimator):
         self.reassign_every, self.init, self.random_state = reassign_every, init, random_state
 
     def _check_params(self):
-        for name, kind, low in [('max_depth', numbers.Integral, 1), ('epochs', numbers.Integral, 0),
-                                ('batch_size', numbers.Integral, 1), ('reassign_every', numbers.Integral, 1),
-                                ('nu', numbers.Real, 0), ('learning_rate', numbers.Real, 0), ('momentum', numbers.Real, 0)]:
-            v = getattr(self, name)
-            if not isinstance(v, kind) or isinstance(v, bool) or not np.isfinite(v) or v < low or \
-               (name in ('nu', 'learning_rate') and v <= 0) or (name == 'momentum' and v >= 1):
-                raise ValueError(f"invalid {name}={v!r}")
-        if self.inference not in ('fast', 'exact'): raise ValueError(f"inference must be 'fast' or 'exact'; got {self.inference!r}")
+        for name in ('max_depth', 'batch_size', 'reassign_every'): check_param(name, getattr(self, name), numbers.Integral, 1)
+        check_param('epochs', self.epochs, numbers.Integral, 0)
+        for name in ('nu', 'learning_rate'): check_param(name, getattr(self, name), numbers.Real, 0, low_inclusive=False)
+        check_param('momentum', self.momentum, numbers.Real, 0, 1, high_inclusive=False)
+        check_choice('inference', self.inference, ('fast', 'exact'))
 
     def _initial_tree(self, Z, y, rng):
         "The starting tree in standardized coordinates: CART's, or `init` after checking it fits this data."
