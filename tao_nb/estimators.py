@@ -9,6 +9,7 @@ __all__ = ['TAOClassifier', 'TAORegressor', 'TAOPathClassifier']
 import numbers
 import warnings
 import numpy as np
+from fastcore.basics import patch
 from joblib import Parallel, delayed
 from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.model_selection import train_test_split
@@ -55,6 +56,7 @@ class _BaseTAO(_TreePredictor, BaseEstimator):
         check_solver_options(self.solver, self.surrogate)
 
 # %% ../nbs/14_estimators.ipynb #fbfdb611
+@patch
 def _fit_tree(self:_BaseTAO, X, Y, classes=None):
     "Initial tree, TAO, pruning; sets `initial_tree_`, `tree_`, `history_`, `n_iter_` (and `x_mean_`, `x_scale_` if oblique)."
     loss, fit_leaf = (zero_one_loss, class_frequencies) if classes is not None else (squared_loss, mean_response)
@@ -75,15 +77,16 @@ def _fit_tree(self:_BaseTAO, X, Y, classes=None):
     self.feature_importances_ = feature_importances(self.tree_, X, getattr(self, 'x_scale_', None) if self.node == 'oblique' else None)
     self.n_iter_ = len(self.history_) - 1
     return self
-_BaseTAO._fit_tree = _fit_tree
+
+_TAO_ATTRIBUTES = {'tree_': 'the optimized `Tree` on raw inputs', 'initial_tree_': 'the tree TAO started from',
+                   'history_': 'training objective of the initial tree and after each sweep (never increases)',
+                   'n_iter_': 'number of TAO sweeps',
+                   'x_mean_, x_scale_': 'oblique nodes: the standardization z = (x - x_mean_) / x_scale_ TAO ran in',
+                   'feature_importances_': 'share of routing each feature carries (`feature_importances`, 01_base)',
+                   'n_features_in_, feature_names_in_': "scikit-learn's record of the inputs"}
 
 # %% ../nbs/14_estimators.ipynb #18e8ee0e
-@numpydoc_sections({'tree_': 'the optimized `Tree` on raw inputs', 'initial_tree_': 'the tree TAO started from',
-                    'history_': 'training objective of the initial tree and after each sweep (never increases)',
-                    'n_iter_': 'number of TAO sweeps', 'classes_': 'the class labels',
-                    'x_mean_, x_scale_': 'oblique nodes: the standardization z = (x - x_mean_) / x_scale_ TAO ran in',
-                    'feature_importances_': 'share of routing each feature carries (`feature_importances`, 01_base)',
-                    'n_features_in_, feature_names_in_': "scikit-learn's record of the inputs"})
+@numpydoc_sections({'classes_': 'the class labels', **_TAO_ATTRIBUTES})
 class TAOClassifier(_TreeClassifier, _BaseTAO):
     "Classification tree optimized by Tree Alternating Optimization (Carreira-Perpiñán & Tavallali, 2018)."
     def fit(self, X, y):
@@ -93,12 +96,7 @@ class TAOClassifier(_TreeClassifier, _BaseTAO):
         return self._fit_tree(X, y_enc, self.classes_)
 
 # %% ../nbs/14_estimators.ipynb #05050707
-@numpydoc_sections({'tree_': 'the optimized `Tree` on raw inputs', 'initial_tree_': 'the tree TAO started from',
-                    'history_': 'training objective of the initial tree and after each sweep (never increases)',
-                    'n_iter_': 'number of TAO sweeps', 
-                    'x_mean_, x_scale_': 'oblique nodes: the standardization z = (x - x_mean_) / x_scale_ TAO ran in',
-                    'feature_importances_': 'share of routing each feature carries (`feature_importances`, 01_base)',
-                    'n_features_in_, feature_names_in_': "scikit-learn's record of the inputs"})
+@numpydoc_sections(_TAO_ATTRIBUTES)
 class TAORegressor(RegressorMixin, _BaseTAO):
     "(Multi-response) regression tree optimized by TAO on the squared error; leaves predict means."
     def fit(self, X, y):

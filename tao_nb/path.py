@@ -171,6 +171,6 @@ def tao_path(X, y,                 # training inputs and labels (the validation 
     else: X_val, y_val = check_X_y(X_val, y_val, dtype=np.float64)
     classes, y_enc = np.unique(y, return_inverse=True)
     if len(classes) < 2: raise ValueError("tao_path needs at least two classes")
-    if not (isinstance(init, (str, Tree))): raise ValueError(f"init must be 'cart', 'random' or a Tree; got {init!r}")
+    if not (isinstance(init, (str, Tree))): raise ValueError(f"init must be 'cart', 'random', 'oblique' or a Tree; got {init!r}")
     return _tao_path(X, y_enc, X_val, y_val, classes, Cs, init, max_depth, surrogate, solver, max_iter, tol, se,
                      node_tol, node_max_iter, monotone, n_jobs, random_state, progress, rescale)

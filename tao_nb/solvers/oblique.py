@@ -65,7 +65,7 @@ def surrogate_objective(X, label, weight, w, c, C, surrogate='svm', intercept_sc
     return float(np.abs(w).sum() + abs(c) / intercept_scaling + C * (weight * surrogate_loss(margin, surrogate)).sum())
 
 def dual_bound(X, label, weight, w, c, C, surrogate='svm', intercept_scaling=1.0, u=None):
-    "Fenchel dual value D(u') <= min P at a dual-feasible u' built from `u` (default: C t_n f'(z_n) at (w, c))."
+    "Fenchel dual value D(u') <= min P at a dual-feasible u' built from `u` (default: C t_n f'(margin_n) at (w, c))."
     s = _signs(label); Ct = C * weight
     if u is None: u = Ct * _slope(s * (X @ w + c), surrogate)
     beta = np.clip(u / Ct, -np.inf if surrogate == 'svm' else -1.0, 0.0)   # into the conjugate's domain first,
