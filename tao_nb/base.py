@@ -51,9 +51,7 @@ def validate_classification_data(estimator, X, y):
         raise ValueError(f"{type(estimator).__name__} needs at least two classes in y; got one class: {classes}")
     return X, classes, y_enc
 
-# %% ../nbs/01_base.ipynb #a028d061
-MAX_RANDOM_TREE_BYTES = 2**31   # a random complete tree larger than this is refused (it would not fit comfortably)
-
+# %% ../nbs/01_base.ipynb #299e2c0d
 def _raw_thresholds(tree, Z, X):
     "`tree` (axis-aligned, grown on Z) with each threshold the midpoint, in X's units, of the training values it separates."
     a, f32 = np.abs(X), np.finfo(np.float32)
@@ -71,6 +69,9 @@ def _raw_thresholds(tree, Z, X):
             tree.threshold[node] = lo if (mid == hi or not np.isfinite(mid)) else mid
     return tree
 
+# %% ../nbs/01_base.ipynb #9ab9b249
+MAX_RANDOM_TREE_BYTES = 2**31   # a random complete tree larger than this is refused (it would not fit comfortably)
+
 def _grown_tree(init, X, Y, max_depth, random_state, classes, oblique):
     "The tree grown for init='cart' or 'random'."
     if init == 'cart':   # grown on standardized inputs: CART treats features of range < 1e-7 as constant
@@ -87,6 +88,7 @@ def _grown_tree(init, X, Y, max_depth, random_state, classes, oblique):
     targets = np.eye(len(classes))[Y] if classes is not None else Y
     return Tree.random(max_depth, X, targets, oblique=oblique, random_state=seed)
 
+# %% ../nbs/01_base.ipynb #71a643e2
 def _given_tree(init, classes):
     "A copy of the tree of a `Tree` or a fitted tree estimator (checked to be fitted on `classes`)."
     if isinstance(init, Tree): return init.copy()
