@@ -20,7 +20,7 @@ class Split(NamedTuple):
     threshold: float = 0.0     # go right iff score > threshold
     swap: bool = False         # exchange the two children when this split is applied
 
-# %% ../nbs/00_tree.ipynb #5cedb380
+# %% ../nbs/00_tree.ipynb #85fcf9fd
 class Tree:
     "A binary decision tree stored as flat node arrays; node 0 is the root, leaves have children -1."
     def __init__(self,
@@ -40,20 +40,27 @@ class Tree:
         n = len(self.left)
         if not (len(self.right) == len(self.threshold) == len(self.value) == n) or n == 0:
             raise ValueError("left, right, threshold and value must be non-empty and of equal length")
-        if (feature is None) == (W is None):
-            raise ValueError("give exactly one of `feature` (axis-aligned) or `W` (oblique)")
-        if W is not None:
-            self.W = np.asarray(W, dtype=np.float64).copy()
-            if self.W.shape[0] != n: raise ValueError("W needs one row per node")
-            self.feature = np.full(n, -1, dtype=np.int64)
-            n_features = self.W.shape[1]
-        else:
-            self.W = None
-            self.feature = np.asarray(feature, dtype=np.int64).copy()
-            if len(self.feature) != n: raise ValueError("feature needs one entry per node")
-            if n_features is None: n_features = int(self.feature.max(initial=-1)) + 1
-        self.n_features = int(n_features)
+        self._set_splits(feature, W, n_features)
         self._index()
+
+# %% ../nbs/00_tree.ipynb #ef503e6c
+@patch
+def _set_splits(self:Tree, feature, W, n_features):
+    "Store `feature` (axis-aligned) or `W` (oblique; `feature` is then -1 everywhere) and `n_features`."
+    n = len(self.left)
+    if (feature is None) == (W is None):
+        raise ValueError("give exactly one of `feature` (axis-aligned) or `W` (oblique)")
+    if W is not None:
+        self.W = np.asarray(W, dtype=np.float64).copy()
+        if self.W.shape[0] != n: raise ValueError("W needs one row per node")
+        self.feature = np.full(n, -1, dtype=np.int64)
+        n_features = self.W.shape[1]
+    else:
+        self.W = None
+        self.feature = np.asarray(feature, dtype=np.int64).copy()
+        if len(self.feature) != n: raise ValueError("feature needs one entry per node")
+        if n_features is None: n_features = int(self.feature.max(initial=-1)) + 1
+    self.n_features = int(n_features)
 
 # %% ../nbs/00_tree.ipynb #bc11e74e
 @patch
@@ -254,7 +261,24 @@ def make_leaf(self:Tree, i, value=None):
     else: self.feature[i] = -1
     self.threshold[i] = 0.0
 
-# %% ../nbs/00_tree.ipynb #7cbf9822
+# %% ../nbs/00_tree.ipynb #9b5535e8
+def _random_scores(X, pts, rng, oblique):
+    "(feature, weights, scores of the points `pts`): a random direction (oblique) or a random feature varying over `pts`."
+    if oblique:
+        w = rng.standard_normal(X.shape[1])
+        return -1, w, X[pts] @ w
+    varying = np.flatnonzero(np.ptp(X[pts], axis=0) > 0) if len(pts) else np.arange(0)
+    f = rng.choice(varying) if len(varying) else rng.integers(X.shape[1])
+    return f, None, X[pts, f]
+
+# %% ../nbs/00_tree.ipynb #391db87b
+def _random_threshold(s, rng):
+    "A midpoint between two distinct scores `s` near a random quantile (25% to 75%) of them."
+    ss = np.sort(s); q = ss[int(rng.uniform(0.25, 0.75) * (len(ss) - 1))]
+    above, below = ss[ss > q], ss[ss < q]
+    return (q + above[0]) / 2 if len(above) else ((below[-1] + q) / 2 if len(below) else q)
+
+# %% ../nbs/00_tree.ipynb #bade0b2e
 @patch(cls_method=True)
 def random(cls:Tree,
                  depth:int,          # depth of the complete tree
@@ -277,16 +301,9 @@ def random(cls:Tree,
         elif i > 0: value[i] = value[(i - 1) // 2]
         if 2 * i + 1 >= n: continue
         left[i], right[i] = 2 * i + 1, 2 * i + 2
-        if oblique:
-            w = rng.standard_normal(D); W[i] = w; s = X[pts] @ w
-        else:
-            varying = np.flatnonzero(np.ptp(X[pts], axis=0) > 0) if len(pts) else np.arange(0)
-            feature[i] = rng.choice(varying) if len(varying) else rng.integers(D)
-            s = X[pts, feature[i]]
-        if len(pts):  # a midpoint between two distinct scores near a random quantile of the points
-            ss = np.sort(s); q = ss[int(rng.uniform(0.25, 0.75) * (len(ss) - 1))]
-            above, below = ss[ss > q], ss[ss < q]
-            thr[i] = (q + above[0]) / 2 if len(above) else ((below[-1] + q) / 2 if len(below) else q)
+        feature[i], w, s = _random_scores(X, pts, rng, oblique)
+        if w is not None: W[i] = w
+        if len(pts): thr[i] = _random_threshold(s, rng)
         members[2 * i + 1], members[2 * i + 2] = pts[s <= thr[i]], pts[s > thr[i]]
     if oblique: return cls(left, right, thr, value, W=W)
     return cls(left, right, thr, value, feature=feature, n_features=D)
