@@ -102,6 +102,26 @@ def _draw_texts(ax, tree, x, y, layouts, fit, min_fontsize):
         for i, lines in zip(ids, texts):
             ax.text(x[i], y[i], "\n".join(lines), fontsize=fs, ha='center', va='center', zorder=4, linespacing=1.1)
 
+# %% ../../nbs/03_viz_trees.ipynb #3a917f15
+def _tree_axes(tree, ax, title):
+    "`ax` (or the Axes of a new figure sized by `tree_figsize`) with limits around the layout's slots and rows."
+    D, n_slots = tree.max_depth, tree.n_leaves
+    if ax is None:
+        fig, ax = plt.subplots(figsize=tree_figsize(tree))
+        fig.subplots_adjust(left=0.01, right=0.99, bottom=0.01, top=0.92 if title else 0.99)
+    ax.set_xlim(-0.6, n_slots - 0.4); ax.set_ylim(-D - 0.45, 0.45); ax.set_axis_off()
+    if title: ax.set_title(title)
+    return ax
+
+def _box_sizes(tree, x, ax):
+    "(points per data unit across, down; box width per node; box height): as wide as the row allows, <= ~2.2 x 0.55 in."
+    wpt, hpt = _ax_points(ax)
+    n_slots = tree.n_leaves
+    sx, sy = wpt / (n_slots + 0.2), hpt / (tree.max_depth + 0.9)         # points per data unit
+    box_w = np.minimum(0.9 * np.minimum(_row_room(tree, x), n_slots), 2.2 * 72 / sx)   # at most ~2.2 inches wide
+    box_h = min(0.62, 0.55 * 72 / sy)                                    # at most ~0.55 inch tall
+    return sx, sy, box_w, box_h
+
 # %% ../../nbs/03_viz_trees.ipynb #4f0b7d2b
 def plot_tree(tree:Tree,           # the tree to draw
               ax=None,             # matplotlib Axes (default: a new figure sized by `tree_figsize`)
@@ -117,16 +137,8 @@ def plot_tree(tree:Tree,           # the tree to draw
              ):
     "Draw `tree` with matplotlib: boxes by depth, node ids, splits, leaf labels and (given `X`) counts."
     x, y = tree_layout(tree)
-    D, n_slots = tree.max_depth, tree.n_leaves
-    if ax is None:
-        fig, ax = plt.subplots(figsize=tree_figsize(tree))
-        fig.subplots_adjust(left=0.01, right=0.99, bottom=0.01, top=0.92 if title else 0.99)
-    ax.set_xlim(-0.6, n_slots - 0.4); ax.set_ylim(-D - 0.45, 0.45); ax.set_axis_off()
-    if title: ax.set_title(title)
-    wpt, hpt = _ax_points(ax)
-    sx, sy = wpt / (n_slots + 0.2), hpt / (D + 0.9)                      # points per data unit
-    box_w = np.minimum(0.9 * np.minimum(_row_room(tree, x), n_slots), 2.2 * 72 / sx)   # at most ~2.2 inches wide
-    box_h = min(0.62, 0.55 * 72 / sy)                                    # at most ~0.55 inch tall
+    ax = _tree_axes(tree, ax, title)
+    sx, sy, box_w, box_h = _box_sizes(tree, x, ax)
     hl = set() if highlight is None else set(np.atleast_1d(highlight).tolist())
     lw, mark = float(np.clip(sx / 40, 0.3, 1.2)), min(fontsize - 1, 0.35 * sx)
     _draw_edges(ax, tree, x, y, _root_paths(tree, hl), lw, mark if mark >= min_fontsize else 0)
