@@ -9,13 +9,30 @@ __all__ = ['axis_split_loss', 'best_axis_split']
 import numpy as np
 from ..tree import Split
 
-# %% ../../nbs/06_axis_solver.ipynb #fb46f00a
+# %% ../../nbs/06_axis_solver.ipynb #403ae01c
 def axis_split_loss(X, label, weight, split:Split):
     "Weighted 0/1 loss of an axis-aligned `split` on the reduced problem (label 1 = current right child)."
     go_right = X[:, split.feature] > split.threshold
     if split.swap: go_right = ~go_right
     return float(weight[go_right != (label == 1)].sum())
 
+# %% ../../nbs/06_axis_solver.ipynb #a8921604
+def _best_in_block(X, feats, w_right, w_left, total_left, total):
+    "(loss, split): the best threshold and orientation over the features `feats` (each varying), one sort per feature."
+    Xt = np.ascontiguousarray(X[:, feats].T)                         # (features, m)
+    order = np.argsort(Xt, axis=1)         # the order of tied values only affects masked positions
+    V = np.take_along_axis(Xt, order, axis=1)
+    loss = np.cumsum(w_right[order], axis=1)[:, :-1] + (total_left - np.cumsum(w_left[order], axis=1)[:, :-1])
+    flip = loss > total - loss
+    both = np.where(flip, total - loss, loss)
+    both[V[:, 1:] <= V[:, :-1]] = np.inf                            # no threshold between equal values
+    r, p = np.unravel_index(np.argmin(both), both.shape)
+    lo, hi = V[r, p], V[r, p + 1]
+    thr = lo + (hi - lo) / 2
+    if not (lo <= thr < hi): thr = lo
+    return both[r, p], Split(int(feats[r]), None, float(thr), bool(flip[r, p]))
+
+# %% ../../nbs/06_axis_solver.ipynb #7c4ce72a
 def best_axis_split(X,                   # (m, D) inputs of the points in the problem (care points)
                     label,               # (m,) pseudo-labels: 1 = better off in the current right child
                     weight,              # (m,) nonnegative weights
@@ -35,20 +52,8 @@ def best_axis_split(X,                   # (m, D) inputs of the points in the pr
     varying = np.flatnonzero(X.max(0) > X.min(0)) if m >= 2 else np.arange(0)  # constant features cannot split
     step = max(1, block // max(m, 1))
     for f0 in range(0, len(varying), step):
-        feats = varying[f0:f0 + step]
-        Xt = np.ascontiguousarray(X[:, feats].T)                         # (features, m)
-        order = np.argsort(Xt, axis=1)         # the order of tied values only affects masked positions
-        V = np.take_along_axis(Xt, order, axis=1)
-        loss = np.cumsum(w_right[order], axis=1)[:, :-1] + (total_left - np.cumsum(w_left[order], axis=1)[:, :-1])
-        flip = loss > total - loss
-        both = np.where(flip, total - loss, loss)
-        both[V[:, 1:] <= V[:, :-1]] = np.inf                            # no threshold between equal values
-        r, p = np.unravel_index(np.argmin(both), both.shape)
-        if both[r, p] < best_loss - eps:
-            lo, hi = V[r, p], V[r, p + 1]
-            thr = lo + (hi - lo) / 2
-            if not (lo <= thr < hi): thr = lo
-            best_loss, best = both[r, p], Split(int(feats[r]), None, float(thr), bool(flip[r, p]))
+        loss, split = _best_in_block(X, varying[f0:f0 + step], w_right, w_left, total_left, total)
+        if loss < best_loss - eps: best_loss, best = loss, split
     if current is not None and current.feature >= 0:
         if best_loss >= axis_split_loss(X, label, weight, current) - eps: return None
     return best
