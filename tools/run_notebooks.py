@@ -3,7 +3,8 @@ and save their outputs for readers; skipped cells keep the outputs they had.
 
     python tools/run_notebooks.py nbs/07_tao.ipynb [more notebooks]
 
-Then run `nbdev_clean`. The notebooks' own code decides problem sizes (`IN_TEST` is not set here).
+Figures are saved as plain PNGs at the notebooks' own dpi (execnb's default would double their pixels); then run
+`python tools/shrink_figures.py` on the notebooks and `nbdev_clean`. The notebooks' own code decides problem sizes (`IN_TEST` is not set here).
 """
 import sys
 from pathlib import Path
@@ -26,7 +27,7 @@ def _skipped(cell):
 def run(path):
     nb = read_nb(path)
     keep = {i: c.get('outputs', []) for i, c in enumerate(nb.cells) if _skipped(c)}
-    shell = CaptureShell(path=Path(path).parent)
+    shell = CaptureShell(path=Path(path).parent, mpl_format='png')   # not execnb's default 'retina' (2x the pixels)
     shell.run_all(nb, exc_stop=True, preproc=_skipped)
     for i, outs in keep.items():
         if nb.cells[i].cell_type == 'code': nb.cells[i]['outputs'] = outs

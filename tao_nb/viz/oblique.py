@@ -96,6 +96,15 @@ def _node_image(fig, t, i, g, x, yy, image_shape, caption, fontsize, means, coun
     for s in a.spines.values(): s.set_color('0.6' if t.left[i] >= 0 else '0.3')
     return a
 
+# %% ../../nbs/11_viz_oblique.ipynb #ed7ddb16
+def _draw_weight_edges(fig, t, g, x, yy):
+    "Parent-child edges on a background Axes spanning `fig`, from the bottom of a node's image to the top of its child's caption."
+    bg = fig.add_axes([0, 0, 1, 1], zorder=-1); bg.set_axis_off(); bg.set_xlim(0, 1); bg.set_ylim(0, 1)
+    for i in np.flatnonzero(~t.is_leaf):
+        for c in (t.left[i], t.right[i]):
+            bg.plot([g.fx(x[i]), g.fx(x[c])], [g.fy(yy[i]) - g.ih / 2, g.fy(yy[c]) + g.ih / 2 + g.cap], color='0.6', lw=0.8)
+    return bg
+
 # %% ../../nbs/11_viz_oblique.ipynb #e981928e
 def plot_node_weights(tree:Tree,         # tree to draw (oblique; axis-aligned splits become one-hot rows)
                       image_shape,       # shape of one input image, e.g. (8, 8)
@@ -121,10 +130,7 @@ def plot_node_weights(tree:Tree,         # tree to draw (oblique; axis-aligned s
     inner = np.flatnonzero(~t.is_leaf)
     vmax = max(float(np.abs(t.W[inner]).max()) if len(inner) else 1.0, 1e-12) if shared_scale else None
     wmap = plt.get_cmap(cmap).with_extremes(bad='white')     # masked (exactly zero) weights: pure white
-    bg = fig.add_axes([0, 0, 1, 1], zorder=-1); bg.set_axis_off(); bg.set_xlim(0, 1); bg.set_ylim(0, 1)
-    for i in inner:
-        for c in (t.left[i], t.right[i]):
-            bg.plot([g.fx(x[i]), g.fx(x[c])], [g.fy(yy[i]) - g.ih / 2, g.fy(yy[c]) + g.ih / 2 + g.cap], color='0.6', lw=0.8)
+    _draw_weight_edges(fig, t, g, x, yy)
     for i in range(t.n_nodes):
         _node_image(fig, t, i, g, x, yy, image_shape, caps[i], sizes[i], means, counts, wmap, vmax)
     if title: fig.suptitle(title, y=0.99)
