@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 import numpy as np
 import scipy.sparse as sp
+from fastcore.basics import patch
 from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin, clone
 from sklearn.utils.validation import check_is_fitted, validate_data
 from .base import validate_classification_data, _TreeClassifier, numpydoc_sections
@@ -63,11 +64,12 @@ def _check_image_input(shape, hw, estimator):
     n = f"X has {d} features, but {type(estimator).__name__} is expecting {H * W} features as input: " if len(shape) in (2, 3) and d != H * W else ""
     raise ValueError(f"{n}expected images of shape {(H, W)}, got an array of shape {tuple(shape)}. Reshape your data to (n, {H * W}) or (n, {H}, {W}).")
 
-# %% ../nbs/16_haar.ipynb #b073dc88
+# %% ../nbs/16_haar.ipynb #9d58d16e
 def _is_int(v, lo):
     "True for an int (not a bool) >= lo."
     return isinstance(v, (int, np.integer)) and not isinstance(v, bool) and v >= lo
 
+# %% ../nbs/16_haar.ipynb #344765c6
 @numpydoc_sections({'image_shape_': '(H, W) of the images', 'n_features_in_': 'pixels per image', 'n_features_out_': 'number of Haar features'})
 class HaarFeatures(TransformerMixin, BaseEstimator):
     "Haar-like features of flattened images, each computed in O(1) from the integral image."
@@ -86,95 +88,124 @@ class HaarFeatures(TransformerMixin, BaseEstimator):
         tags.transformer_tags.preserves_dtype = [np.dtype(self.dtype).name] # output is `dtype` whatever the input
         return tags
 
-    def _given_shape(self):
-        "`image_shape` as a checked (H, W) tuple, or None."
-        if self.image_shape is None: return None
-        hw = tuple(self.image_shape) if isinstance(self.image_shape, (tuple, list)) else ()
-        if len(hw) != 2 or not all(isinstance(s, (int, np.integer)) and s >= 1 for s in hw):
-            raise ValueError(f"image_shape must be None or (H, W) with ints H, W >= 1; got {self.image_shape!r}")
-        return tuple(int(s) for s in hw)
-
-    def _images(self, X, reset):
-        "Checked float64 images (N, H, W) from (N, H*W) or (N, H, W) input; at fit (`reset`) sets `image_shape_`."
-        expected = self._given_shape() if reset else self.image_shape_
-        if expected is not None: _check_image_input(input_shape(X), expected, self)
-        X, hw = flatten_images(X)
-        X = validate_data(self, X, dtype=np.float64, reset=reset)
-        if reset: self.image_shape_ = expected or hw or infer_image_shape(X.shape[1])
-        return X.reshape(len(X), *self.image_shape_)
-
-    def fit(self, X, y=None):
-        "Enumerate the features for the images' shape (X is only checked, and gives the shape if `image_shape` is None)."
-        unknown = set(self.families) - set(HAAR_FAMILIES)
-        if unknown: raise ValueError(f"unknown Haar families {sorted(unknown)}; choose from {list(HAAR_FAMILIES)}")
-        if not _is_int(self.stride, 1): raise ValueError(f"stride must be an int >= 1, got {self.stride!r}")
-        self._check_chunk_size()
-        if self.cell_sizes is not None and (np.ndim(self.cell_sizes) != 1 or len(self.cell_sizes) == 0
-                                            or not all(_is_int(s, 1) for s in self.cell_sizes)):
-            raise ValueError(f"cell_sizes must be None or a non-empty list of ints >= 1, got {self.cell_sizes!r}")
-        self._images(X, reset=True)
-        H, W = self.image_shape_
-        sizes = range(1, max(H, W) + 1) if self.cell_sizes is None else sorted(set(int(s) for s in self.cell_sizes))
-        rows, idx, coef = [], [], []
-        for fam_id, fam in enumerate(self.families):
-            signs = HAAR_FAMILIES[fam]; a = corner_coefficients(signs)
-            ci, cj = np.nonzero(a); cv = a[ci, cj]
-            for ch in sizes:
-                for cw in sizes:
-                    h, w = signs.shape[0] * ch, signs.shape[1] * cw
-                    if h > H or w > W: continue
-                    r, c = np.meshgrid(np.arange(0, H - h + 1, self.stride), np.arange(0, W - w + 1, self.stride), indexing='ij')
-                    r, c = r.ravel(), c.ravel()
-                    rows.append(np.stack([np.full_like(r, fam_id), r, c, np.full_like(r, ch), np.full_like(r, cw)], 1))
-                    idx.append((r[:, None] + ci * ch) * (W + 1) + c[:, None] + cj * cw)
-                    coef.append(np.broadcast_to(cv, idx[-1].shape))
-        if not rows: raise ValueError(f"no Haar feature fits images of shape {(H, W)} ({H * W} feature(s)) with families "
-                                      f"{list(self.families)} and cell_sizes {self.cell_sizes}")
-        self.features_ = np.concatenate(rows)
-        T = 9
-        pad = lambda blocks, fill: np.concatenate([np.pad(b, ((0, 0), (0, T - b.shape[1])), constant_values=fill) for b in blocks])
-        self.corner_index_ = pad(idx, 0).astype(np.int64)     # (F, 9) flat integral-image indices
-        self.corner_coef_ = pad(coef, 0).astype(np.float64)   # (F, 9) coefficients (0 = padding)
-        self.lookups_ = np.count_nonzero(self.corner_coef_, axis=1)
-        F = len(self.features_)
-        nz = self.corner_coef_ != 0
-        self.matrix_ = sp.csc_matrix((self.corner_coef_[nz], (self.corner_index_[nz], np.nonzero(nz)[0])),
-                                     shape=((H + 1) * (W + 1), F))
-        self.n_features_out_ = F
-        return self
-
-    def _check_chunk_size(self):
-        if not _is_int(self.chunk_size, 1): raise ValueError(f"chunk_size must be an int >= 1, got {self.chunk_size!r}")
-
-    def output_nbytes(self, n_images):
-        "Bytes of the transformed output for `n_images` images."
-        check_is_fitted(self)
-        return n_images * self.n_features_out_ * np.dtype(self.dtype).itemsize
-
-    def integral(self, X):
-        "Flattened integral images (N, (H+1)(W+1)) of checked inputs."
-        check_is_fitted(self)
-        imgs = self._images(X, reset=False)
-        return integral_images(imgs).reshape(len(imgs), -1)
-
     def transform(self, X):
         "(N, n_features_out_) Haar features."
-        check_is_fitted(self)
-        self._check_chunk_size()
-        imgs = self._images(X, reset=False)
-        out = np.empty((len(imgs), self.n_features_out_), dtype=self.dtype)
-        for s in range(0, len(imgs), self.chunk_size):
-            ii = integral_images(imgs[s:s + self.chunk_size]).reshape(-1, self.matrix_.shape[0])
-            with np.errstate(over='ignore'): out[s:s + self.chunk_size] = (self.matrix_.T @ ii.T).T  # checked next
-            if not np.isfinite(out[s:s + self.chunk_size]).all():
-                raise ValueError(f"Haar features overflow {np.dtype(self.dtype).name} (pixel sums too large); "
-                                 "use dtype='float64' or scale the images")
-        return out
+        return self._transform(X)   # (below) defined in the class body, so that scikit-learn's `set_output` wraps it
 
-    def get_feature_names_out(self, input_features=None):
-        "Names like 'edge_h@r2c3:2x1' (family @ row, col : cell height x cell width)."
-        check_is_fitted(self)
-        return np.array([f"{self.families[f]}@r{r}c{c}:{h}x{w}" for f, r, c, h, w in self.features_], dtype=object)
+# %% ../nbs/16_haar.ipynb #bddfe882
+@patch
+def _given_shape(self:HaarFeatures):
+    "`image_shape` as a checked (H, W) tuple, or None."
+    if self.image_shape is None: return None
+    hw = tuple(self.image_shape) if isinstance(self.image_shape, (tuple, list)) else ()
+    if len(hw) != 2 or not all(isinstance(s, (int, np.integer)) and s >= 1 for s in hw):
+        raise ValueError(f"image_shape must be None or (H, W) with ints H, W >= 1; got {self.image_shape!r}")
+    return tuple(int(s) for s in hw)
+
+@patch
+def _images(self:HaarFeatures, X, reset):
+    "Checked float64 images (N, H, W) from (N, H*W) or (N, H, W) input; at fit (`reset`) sets `image_shape_`."
+    expected = self._given_shape() if reset else self.image_shape_
+    if expected is not None: _check_image_input(input_shape(X), expected, self)
+    X, hw = flatten_images(X)
+    X = validate_data(self, X, dtype=np.float64, reset=reset)
+    if reset: self.image_shape_ = expected or hw or infer_image_shape(X.shape[1])
+    return X.reshape(len(X), *self.image_shape_)
+
+# %% ../nbs/16_haar.ipynb #fe82cda1
+@patch
+def _check_chunk_size(self:HaarFeatures):
+    if not _is_int(self.chunk_size, 1): raise ValueError(f"chunk_size must be an int >= 1, got {self.chunk_size!r}")
+
+@patch
+def _check_params(self:HaarFeatures):
+    "Raise a clear error for unknown families, or a stride, chunk size or cell sizes that are not ints >= 1."
+    unknown = set(self.families) - set(HAAR_FAMILIES)
+    if unknown: raise ValueError(f"unknown Haar families {sorted(unknown)}; choose from {list(HAAR_FAMILIES)}")
+    if not _is_int(self.stride, 1): raise ValueError(f"stride must be an int >= 1, got {self.stride!r}")
+    self._check_chunk_size()
+    if self.cell_sizes is not None and (np.ndim(self.cell_sizes) != 1 or len(self.cell_sizes) == 0
+                                        or not all(_is_int(s, 1) for s in self.cell_sizes)):
+        raise ValueError(f"cell_sizes must be None or a non-empty list of ints >= 1, got {self.cell_sizes!r}")
+
+# %% ../nbs/16_haar.ipynb #78158342
+def _place_filters(families, sizes, H, W, stride):
+    "(rows (family, row, col, cell_h, cell_w), flat corner indices, coefficients): one block per family and cell size."
+    rows, idx, coef = [], [], []
+    for fam_id, fam in enumerate(families):
+        signs = HAAR_FAMILIES[fam]; a = corner_coefficients(signs)
+        ci, cj = np.nonzero(a); cv = a[ci, cj]
+        for ch in sizes:
+            for cw in sizes:
+                h, w = signs.shape[0] * ch, signs.shape[1] * cw
+                if h > H or w > W: continue
+                r, c = np.meshgrid(np.arange(0, H - h + 1, stride), np.arange(0, W - w + 1, stride), indexing='ij')
+                r, c = r.ravel(), c.ravel()
+                rows.append(np.stack([np.full_like(r, fam_id), r, c, np.full_like(r, ch), np.full_like(r, cw)], 1))
+                idx.append((r[:, None] + ci * ch) * (W + 1) + c[:, None] + cj * cw)
+                coef.append(np.broadcast_to(cv, idx[-1].shape))
+    return rows, idx, coef
+
+# %% ../nbs/16_haar.ipynb #503c4a97
+@patch
+def fit(self:HaarFeatures, X, y=None):
+    "Enumerate the features for the images' shape (X is only checked, and gives the shape if `image_shape` is None)."
+    self._check_params()
+    self._images(X, reset=True)
+    H, W = self.image_shape_
+    sizes = range(1, max(H, W) + 1) if self.cell_sizes is None else sorted(set(int(s) for s in self.cell_sizes))
+    rows, idx, coef = _place_filters(self.families, sizes, H, W, self.stride)
+    if not rows: raise ValueError(f"no Haar feature fits images of shape {(H, W)} ({H * W} feature(s)) with families "
+                                  f"{list(self.families)} and cell_sizes {self.cell_sizes}")
+    self.features_ = np.concatenate(rows)
+    T = 9
+    pad = lambda blocks, fill: np.concatenate([np.pad(b, ((0, 0), (0, T - b.shape[1])), constant_values=fill) for b in blocks])
+    self.corner_index_ = pad(idx, 0).astype(np.int64)     # (F, 9) flat integral-image indices
+    self.corner_coef_ = pad(coef, 0).astype(np.float64)   # (F, 9) coefficients (0 = padding)
+    self.lookups_ = np.count_nonzero(self.corner_coef_, axis=1)
+    F = len(self.features_)
+    nz = self.corner_coef_ != 0
+    self.matrix_ = sp.csc_matrix((self.corner_coef_[nz], (self.corner_index_[nz], np.nonzero(nz)[0])),
+                                 shape=((H + 1) * (W + 1), F))
+    self.n_features_out_ = F
+    return self
+
+# %% ../nbs/16_haar.ipynb #28d1c277
+@patch
+def _transform(self:HaarFeatures, X):
+    "(N, n_features_out_) Haar features: integral images times `matrix_`, `chunk_size` images at a time."
+    check_is_fitted(self)
+    self._check_chunk_size()
+    imgs = self._images(X, reset=False)
+    out = np.empty((len(imgs), self.n_features_out_), dtype=self.dtype)
+    for s in range(0, len(imgs), self.chunk_size):
+        ii = integral_images(imgs[s:s + self.chunk_size]).reshape(-1, self.matrix_.shape[0])
+        with np.errstate(over='ignore'): out[s:s + self.chunk_size] = (self.matrix_.T @ ii.T).T  # checked next
+        if not np.isfinite(out[s:s + self.chunk_size]).all():
+            raise ValueError(f"Haar features overflow {np.dtype(self.dtype).name} (pixel sums too large); "
+                             "use dtype='float64' or scale the images")
+    return out
+
+# %% ../nbs/16_haar.ipynb #d40ac14f
+@patch
+def output_nbytes(self:HaarFeatures, n_images):
+    "Bytes of the transformed output for `n_images` images."
+    check_is_fitted(self)
+    return n_images * self.n_features_out_ * np.dtype(self.dtype).itemsize
+
+@patch
+def integral(self:HaarFeatures, X):
+    "Flattened integral images (N, (H+1)(W+1)) of checked inputs."
+    check_is_fitted(self)
+    imgs = self._images(X, reset=False)
+    return integral_images(imgs).reshape(len(imgs), -1)
+
+# %% ../nbs/16_haar.ipynb #1254fd7a
+@patch
+def get_feature_names_out(self:HaarFeatures, input_features=None):
+    "Names like 'edge_h@r2c3:2x1' (family @ row, col : cell height x cell width)."
+    check_is_fitted(self)
+    return np.array([f"{self.families[f]}@r{r}c{c}:{h}x{w}" for f, r, c, h, w in self.features_], dtype=object)
 
 # %% ../nbs/16_haar.ipynb #19f9bf50
 def haar_tree_apply(tree,            # `tao_nb.tree.Tree` over the columns of `haar.transform`
@@ -189,7 +220,7 @@ def haar_tree_apply(tree,            # `tao_nb.tree.Tree` over the columns of `h
         return (ii[idx[:, None], haar.corner_index_[f]] * haar.corner_coef_[f]).sum(1).astype(haar.dtype)
     return tree.descend(ii, 0, scores=haar_scores), lookups
 
-# %% ../nbs/16_haar.ipynb #9c31779f
+# %% ../nbs/16_haar.ipynb #deaac96e
 @numpydoc_sections({'haar_': 'the fitted `HaarFeatures`', 'sdt_': 'the fitted `SDTClassifier` over the Haar features', 'tree_': 'its tree (over Haar feature columns)', 'classes_': 'the class labels', 'n_features_in_': 'pixels per image'})
 class HaarTreeClassifier(_TreeClassifier, BaseEstimator):
     "SDT tree over Haar features; prediction computes only the features on each root-leaf path."
@@ -208,24 +239,30 @@ class HaarTreeClassifier(_TreeClassifier, BaseEstimator):
         self.tree_, self.classes_ = self.sdt_.tree_, self.sdt_.classes_
         return self
 
-    def _validated(self, X):
-        "Checked float64 images for prediction, (N, H*W) or (N, H, W) as given."
-        check_is_fitted(self)
-        X, hw = flatten_images(X)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
-        return X if hw is None else X.reshape(len(X), *hw)
+# %% ../nbs/16_haar.ipynb #2ee62d2e
+@patch
+def _validated(self:HaarTreeClassifier, X):
+    "Checked float64 images for prediction, (N, H*W) or (N, H, W) as given."
+    check_is_fitted(self)
+    X, hw = flatten_images(X)
+    X = validate_data(self, X, dtype=np.float64, reset=False)
+    return X if hw is None else X.reshape(len(X), *hw)
 
-    def apply(self, X):
-        "Leaf each image reaches, computing only the Haar features on its root-leaf path."
-        X = self._validated(X) # checks that the model is fitted
-        return haar_tree_apply(self.tree_, self.haar_, X)[0]
+@patch
+def apply(self:HaarTreeClassifier, X):
+    "Leaf each image reaches, computing only the Haar features on its root-leaf path."
+    X = self._validated(X) # checks that the model is fitted
+    return haar_tree_apply(self.tree_, self.haar_, X)[0]
 
-    def predict_proba(self, X):
-        "Class frequencies of the leaf each image reaches (`predict` is inherited: the majority class)."
-        leaves = self.apply(X) # checks that the model is fitted
-        return self.tree_.value[leaves]
+@patch
+def predict_proba(self:HaarTreeClassifier, X):
+    "Class frequencies of the leaf each image reaches (`predict` is inherited: the majority class)."
+    leaves = self.apply(X) # checks that the model is fitted
+    return self.tree_.value[leaves]
 
-    def lookups_per_prediction(self, X):
-        "Mean integral-image cost per image: H*W cumulative sums plus the path's corner lookups."
-        X = self._validated(X)
-        return math.prod(self.haar_.image_shape_) + float(haar_tree_apply(self.tree_, self.haar_, X)[1].mean())
+# %% ../nbs/16_haar.ipynb #f18957d0
+@patch
+def lookups_per_prediction(self:HaarTreeClassifier, X):
+    "Mean integral-image cost per image: H*W cumulative sums plus the path's corner lookups."
+    X = self._validated(X)
+    return math.prod(self.haar_.image_shape_) + float(haar_tree_apply(self.tree_, self.haar_, X)[1].mean())
