@@ -76,3 +76,45 @@ def test_the_order_check_catches_a_late_import():
     first = NBS[0]
     mods = _imported('from tao_nb.estimators import TAOClassifier')
     assert any(_owner_of(m, owners)[0] > 0 for m in mods), (first, mods)
+
+
+# Issue 11 item 7: exported cells of at most ~30 lines, each followed by its demonstration (as in fastcore's notebooks).
+MAX_EXPORTED_LINES = 32
+# Cells still being split by another helper (notebooks 14, 15, 18), named by (notebook, first def/class of the cell).
+# That helper removes each entry when its cell is split; an entry whose cell is short (or gone) fails the test below.
+PENDING_LONG_CELLS = {
+    ('14_estimators.ipynb', '_validation_split'),
+    ('15_sdt.ipynb', '_own_class_counts'), ('15_sdt.ipynb', 'NodeSplit'), ('15_sdt.ipynb', 'SDTTrace'),
+    ('15_sdt.ipynb', 'sdt_split'), ('15_sdt.ipynb', 'SDTClassifier'),
+    ('18_nongreedy.ipynb', 'leaf_penalties'), ('18_nongreedy.ipynb', 'LazyRows'), ('18_nongreedy.ipynb', '_infer'),
+    ('18_nongreedy.ipynb', 'complete_from_tree'), ('18_nongreedy.ipynb', 'NonGreedyTreeClassifier'),
+}
+
+
+def _long_exported_cells(cells, name, limit=MAX_EXPORTED_LINES):
+    "(notebook, first def/class, lines) of every `#| export` / `#| exports` code cell of more than `limit` lines."
+    out = []
+    for kind, src in cells:
+        if kind != 'code' or not re.search(r'^#\|\s*exports?\s*$', src, re.M): continue
+        n = len(src.split('\n'))
+        if n > limit:
+            first = re.search(r'^(?:async\s+def|def|class)\s+(\w+)', src, re.M)
+            out.append((name, first.group(1) if first else src.split('\n')[1][:40], n))
+    return out
+
+
+def test_exported_cells_are_short():
+    long = [c for nb in NBS for c in _long_exported_cells(_cells(nb), nb.name)]
+    unexpected = [f"{nb} ({first}): {n} lines" for nb, first, n in long if (nb, first) not in PENDING_LONG_CELLS]
+    assert not unexpected, f"exported cells over {MAX_EXPORTED_LINES} lines (split them, one concept per cell):\n" + '\n'.join(unexpected)
+    done = PENDING_LONG_CELLS - {(nb, first) for nb, first, n in long}
+    assert not done, f"these cells are short now: remove them from PENDING_LONG_CELLS: {sorted(done)}"
+
+
+def test_the_length_check_catches_a_long_cell():
+    "A 33-line exported cell is reported, a 32-line one and a long unexported one are not; `exports` counts too."
+    body = lambda n: '\n'.join(['def f():'] + ['    x = 1'] * (n - 2) + ['    return x'])
+    assert _long_exported_cells([('code', '#| export\n' + body(32))], 'x.ipynb') == [('x.ipynb', 'f', 33)]
+    assert _long_exported_cells([('code', '#| exports\n' + body(32))], 'x.ipynb') == [('x.ipynb', 'f', 33)]
+    assert _long_exported_cells([('code', '#| export\n' + body(31))], 'x.ipynb') == []
+    assert _long_exported_cells([('code', body(60)), ('markdown', '#| export\n' + body(60))], 'x.ipynb') == []
