@@ -11,13 +11,14 @@ import warnings
 import numpy as np
 from fastcore.basics import patch
 from joblib import Parallel, delayed
+from tqdm.auto import tqdm
 from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.model_selection import train_test_split
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import validate_data
 from .tree import unstandardize_tree
 from .base import (check_param, check_choice, validate_classification_data, initial_tree, numpydoc_sections, feature_importances,
-                         _TreePredictor, _TreeClassifier)
+                         fit_weights, _TreePredictor, _TreeClassifier)
 from .reduced import zero_one_loss, squared_loss
 from .solvers.axis import best_axis_split
 from .solvers.oblique import check_solver_options
@@ -57,24 +58,25 @@ class _BaseTAO(_TreePredictor, BaseEstimator):
 
 # %% ../nbs/14_estimators.ipynb #fbfdb611
 @patch
-def _fit_tree(self:_BaseTAO, X, Y, classes=None):
+def _fit_tree(self:_BaseTAO, X, Y, classes=None, sample_weight=None):
     "Initial tree, TAO, pruning; sets `initial_tree_`, `tree_`, `history_`, `n_iter_` (and `x_mean_`, `x_scale_` if oblique)."
     loss, fit_leaf = (zero_one_loss, class_frequencies) if classes is not None else (squared_loss, mean_response)
+    sw, rs = sample_weight, self.random_state
     if self.node == 'axis':
         if isinstance(self.init, str) and self.init == 'oblique': raise ValueError("init='oblique' grows an oblique tree: use node='oblique'")
-        self.initial_tree_ = initial_tree(self.init, X, Y, self.max_depth, self.random_state, classes)
+        self.initial_tree_ = initial_tree(self.init, X, Y, self.max_depth, rs, classes, sample_weight=sw)
         if self.initial_tree_.is_oblique:
             raise ValueError("node='axis' needs an axis-aligned initial tree; got an oblique tree (use node='oblique')")
         tree, self.history_ = tao(self.initial_tree_, X, Y, loss, fit_leaf, best_axis_split,
-                                  max_iter=self.max_iter, tol=self.tol, n_jobs=self.n_jobs)
-        self.tree_ = prune_tree(tree, X, Y, fit_leaf) if self.prune else tree
+                                  max_iter=self.max_iter, tol=self.tol, n_jobs=self.n_jobs, sample_weight=sw)
+        self.tree_ = prune_tree(tree, X, Y, fit_leaf, sw) if self.prune else tree
     else:
-        self.x_mean_, self.x_scale_, Z, z0 = oblique_start(self.init, X, Y, self.max_depth, self.random_state, classes)
+        self.x_mean_, self.x_scale_, Z, z0 = oblique_start(self.init, X, Y, self.max_depth, rs, classes, sw)
         tree, self.history_ = oblique_tao(z0, Z, Y, self.C, loss, fit_leaf, self.surrogate, self.solver, self.node_tol,
-                                          max_iter=self.max_iter, tol=self.tol, prune=self.prune, n_jobs=self.n_jobs)
+                                          max_iter=self.max_iter, tol=self.tol, prune=self.prune, n_jobs=self.n_jobs, sample_weight=sw)
         self.initial_tree_ = unstandardize_tree(z0, self.x_mean_, self.x_scale_)
         self.tree_ = unstandardize_tree(tree, self.x_mean_, self.x_scale_)
-    self.feature_importances_ = feature_importances(self.tree_, X, getattr(self, 'x_scale_', None) if self.node == 'oblique' else None)
+    self.feature_importances_ = feature_importances(self.tree_, X, self.x_scale_ if self.node == 'oblique' else None, sw)
     self.n_iter_ = len(self.history_) - 1
     return self
 
@@ -89,23 +91,31 @@ _TAO_ATTRIBUTES = {'tree_': 'the optimized `Tree` on raw inputs', 'initial_tree_
 @numpydoc_sections({'classes_': 'the class labels', **_TAO_ATTRIBUTES})
 class TAOClassifier(_TreeClassifier, _BaseTAO):
     "Classification tree optimized by Tree Alternating Optimization (Carreira-Perpiñán & Tavallali, 2018)."
-    def fit(self, X, y):
-        "Grow or take the initial tree, optimize its 0/1 loss by TAO, prune it."
+    def __init__(self, max_depth=8, init='cart', node='axis', C=1.0, solver='liblinear', surrogate='svm', node_tol=1e-4,
+                 max_iter=14, tol=5e-3, prune=True, n_jobs=None, random_state=None,
+                 class_weight=None):  # None, a dict label -> weight, or 'balanced': multiplies `fit`'s sample_weight
+        super().__init__(max_depth, init, node, C, solver, surrogate, node_tol, max_iter, tol, prune, n_jobs, random_state)
+        self.class_weight = class_weight
+
+    def fit(self, X, y, sample_weight=None):
+        "Grow or take the initial tree, optimize its 0/1 loss (weighted by `sample_weight` times `class_weight`) by TAO, prune it."
         self._validate_params()
-        X, self.classes_, y_enc = validate_classification_data(self, X, y)
-        return self._fit_tree(X, y_enc, self.classes_)
+        X, classes, y_enc = validate_classification_data(self, X, y)
+        X, y_enc, self.classes_, sw = fit_weights(X, y_enc, sample_weight, self.class_weight, classes)
+        return self._fit_tree(X, y_enc, self.classes_, sw)
 
 # %% ../nbs/14_estimators.ipynb #05050707
 @numpydoc_sections(_TAO_ATTRIBUTES)
 class TAORegressor(RegressorMixin, _BaseTAO):
     "(Multi-response) regression tree optimized by TAO on the squared error; leaves predict means."
-    def fit(self, X, y):
-        "Grow or take the initial tree, optimize its squared error by TAO, prune it."
+    def fit(self, X, y, sample_weight=None):
+        "Grow or take the initial tree, optimize its (`sample_weight`-weighted) squared error by TAO, prune it."
         self._validate_params()
         X, y = validate_data(self, X, y, dtype=np.float64, multi_output=True, y_numeric=True)
         y = np.asarray(y, dtype=np.float64)
         self._y_1d = y.ndim == 1 or y.shape[1] == 1   # as scikit-learn's regressors: (n, 1) targets predict (n,)
-        return self._fit_tree(X, y.reshape(len(y), -1))
+        X, Y, _, sw = fit_weights(X, y.reshape(len(y), -1), sample_weight)
+        return self._fit_tree(X, Y, None, sw)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -119,16 +129,18 @@ class TAORegressor(RegressorMixin, _BaseTAO):
         return out[:, 0] if self._y_1d else out
 
 # %% ../nbs/14_estimators.ipynb #b47fab98
-def _validation_split(X, y, fraction, seed):
-    "(X_fit, X_val, y_fit, y_val): a stratified split, or the training data twice when a class is too small to hold out."
+def _validation_split(X, y, fraction, seed, sample_weight=None):
+    "(X_fit, X_val, y_fit, y_val, w_fit, w_val): a stratified split (weights go with their rows), or the training data twice when a class is too small to hold out."
     counts = np.bincount(y)
     n_val = int(np.ceil(fraction * len(y)))
     if fraction > 0 and counts.min() >= 2 and len(counts) <= n_val <= len(y) - len(counts):
-        return train_test_split(X, y, test_size=fraction, stratify=y, random_state=seed)
+        if sample_weight is None: return (*train_test_split(X, y, test_size=fraction, stratify=y, random_state=seed), None, None)
+        return train_test_split(X, y, sample_weight, test_size=fraction, stratify=y, random_state=seed)
     warnings.warn(f"a class has {counts.min()} training point(s) (or validation_fraction={fraction} leaves too few points "
                   "to stratify): C is selected on the training data itself", UserWarning)
-    return X, X, y, y
+    return X, X, y, y, sample_weight, sample_weight
 
+# %% ../nbs/14_estimators.ipynb #0aa3bee5
 def _starts(init, max_depth):
     "The (init, depth) pairs to run: each init with each depth (a given tree once, with the first depth)."
     inits = list(init) if isinstance(init, (list, tuple)) else [init]
@@ -140,6 +152,7 @@ def _best_start(paths):
     return min(range(len(paths)), key=lambda k: (paths[k].records[paths[k].best_index]['val_error'],
                                                  paths[k].records[paths[k].best_index]['nonzeros'], k))
 
+# %% ../nbs/14_estimators.ipynb #1c765cac
 @numpydoc_sections({'tree_': 'the selected tree (on raw inputs)', 'C_': 'its value of C', 'path_': 'the whole `TAOPath`',
                     'n_iter_': 'TAO sweeps along every path', 'classes_': 'the class labels',
                     'paths_': 'the path of every start', 'feature_importances_': 'see `feature_importances` (01_base)', 'start_': '(init, max_depth) of the selected start',
@@ -164,41 +177,64 @@ class TAOPathClassifier(_TreeClassifier, BaseEstimator):
                  node_tol=1e-2,           # liblinear's tolerance at each node (LIBLINEAR's own default for L1 problems)
                  max_iter=14, tol=5e-3,   # TAO sweeps per C and relative stopping tolerance on E
                  n_jobs=None,             # joblib workers for the nodes of one depth level
-                 random_state=None):      # seed of the validation split and of CART / random initialization
+                 random_state=None,       # seed of the validation split and of CART / random initialization
+                 class_weight=None,       # None, a dict label -> weight, or 'balanced': multiplies `fit`'s sample_weight
+                 verbose=False):          # show progress (`tqdm.auto`): one bar over the starts, one over C in each path
         self.Cs, self.max_depth, self.init, self.solver, self.surrogate = Cs, max_depth, init, solver, surrogate
         self.validation_fraction, self.se, self.monotone, self.node_tol = validation_fraction, se, monotone, node_tol
         self.max_iter, self.tol, self.n_jobs, self.random_state = max_iter, tol, n_jobs, random_state
+        self.class_weight, self.verbose = class_weight, verbose
 
-    def _validate_params(self):
-        depths = self.max_depth if isinstance(self.max_depth, (list, tuple)) else [self.max_depth]
-        if not len(depths) or (isinstance(self.init, (list, tuple)) and not len(self.init)):
-            raise ValueError("init and max_depth, when lists, must not be empty")
-        for d in depths: check_param('max_depth', d, numbers.Integral, 1)
-        check_param('max_iter', self.max_iter, numbers.Integral, 0)
-        check_param('tol', self.tol, numbers.Real, 0)
-        check_param('se', self.se, numbers.Real, 0)
-        check_param('node_tol', self.node_tol, numbers.Real, 0, low_inclusive=False)
-        check_param('validation_fraction', self.validation_fraction, numbers.Real, 0)
-        if self.validation_fraction >= 1: raise ValueError(f"validation_fraction must be < 1; got {self.validation_fraction!r}")
-        check_solver_options(self.solver, self.surrogate)
+# %% ../nbs/14_estimators.ipynb #ef0f6117
+@patch
+def _validate_params(self:TAOPathClassifier):
+    depths = self.max_depth if isinstance(self.max_depth, (list, tuple)) else [self.max_depth]
+    if not len(depths) or (isinstance(self.init, (list, tuple)) and not len(self.init)):
+        raise ValueError("init and max_depth, when lists, must not be empty")
+    for d in depths: check_param('max_depth', d, numbers.Integral, 1)
+    check_param('max_iter', self.max_iter, numbers.Integral, 0)
+    check_param('tol', self.tol, numbers.Real, 0)
+    check_param('se', self.se, numbers.Real, 0)
+    check_param('node_tol', self.node_tol, numbers.Real, 0, low_inclusive=False)
+    check_param('validation_fraction', self.validation_fraction, numbers.Real, 0)
+    if self.validation_fraction >= 1: raise ValueError(f"validation_fraction must be < 1; got {self.validation_fraction!r}")
+    check_solver_options(self.solver, self.surrogate)
 
-    def fit(self, X, y):
-        "Run the path on a part of (X, y), choose C on the rest, keep that tree."
-        self._validate_params()
-        X, self.classes_, y_enc = validate_classification_data(self, X, y)
-        seed = self.random_state if isinstance(self.random_state, numbers.Integral) else \
-               check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
-        X_fit, X_val, y_fit, y_val = _validation_split(X, y_enc, self.validation_fraction, seed)
-        starts, K = _starts(self.init, self.max_depth), len(self.classes_)
-        args = lambda init, depth, n_jobs: (X_fit, y_fit, X_val, y_val, np.arange(K), _check_Cs(self.Cs),
-            init if isinstance(init, str) else initial_tree(init, X, y_enc, depth, seed, self.classes_, True), depth,
-            self.surrogate, self.solver, self.max_iter, self.tol, self.se, self.node_tol, 1000, self.monotone, n_jobs, seed, False)
-        if len(starts) > 1 and self.n_jobs not in (None, 1):     # one path per worker
-            self.paths_ = Parallel(n_jobs=self.n_jobs)(delayed(_tao_path)(*args(i, d, None)) for i, d in starts)
-        else: self.paths_ = [_tao_path(*args(i, d, self.n_jobs)) for i, d in starts]
-        k = _best_start(self.paths_)
-        self.path_, self.start_ = self.paths_[k], starts[k]
-        self.tree_, self.C_ = self.path_.best_tree, self.path_.best_C
-        self.feature_importances_ = feature_importances(self.tree_, X, self.path_.x_scale_)
-        self.n_iter_ = int(sum(r['sweeps'] for p in self.paths_ for r in p.records))   # TAO sweeps along every path
-        return self
+# %% ../nbs/14_estimators.ipynb #8b2bf4b3
+def _indexed(k, fn, *args): return k, fn(*args)
+
+@patch
+def _run_paths(self:TAOPathClassifier, starts, path_args):
+    "The `TAOPath` of every start: one per worker when `n_jobs` asks for several, else one after the other (a bar per path)."
+    with tqdm(total=len(starts), desc='TAOPathClassifier: starts', disable=not self.verbose) as bar:
+        if len(starts) > 1 and self.n_jobs not in (None, 1):     # one path per worker; the bar counts finished paths
+            jobs = (delayed(_indexed)(k, _tao_path, *path_args(i, d, None, False)) for k, (i, d) in enumerate(starts))
+            done = {}
+            for k, path in Parallel(n_jobs=self.n_jobs, return_as='generator_unordered')(jobs): done[k] = path; bar.update()
+            return [done[k] for k in range(len(starts))]
+        paths, inner = [], ({'leave': False} if self.verbose else False)
+        for i, d in starts: paths.append(_tao_path(*path_args(i, d, self.n_jobs, inner))); bar.update()
+        return paths
+
+# %% ../nbs/14_estimators.ipynb #5b7f2818
+@patch
+def fit(self:TAOPathClassifier, X, y, sample_weight=None):
+    "Run the paths on a part of (X, y), choose the start and C on the rest (errors weighted by `sample_weight` times `class_weight`), keep that tree."
+    self._validate_params()
+    X, classes, y_enc = validate_classification_data(self, X, y)
+    X, y_enc, self.classes_, sw = fit_weights(X, y_enc, sample_weight, self.class_weight, classes)
+    seed = self.random_state if isinstance(self.random_state, numbers.Integral) else \
+           check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
+    X_fit, X_val, y_fit, y_val, w_fit, w_val = _validation_split(X, y_enc, self.validation_fraction, seed, sw)
+    starts, K = _starts(self.init, self.max_depth), len(self.classes_)
+    path_args = lambda init, depth, n_jobs, progress: (X_fit, y_fit, X_val, y_val, np.arange(K), _check_Cs(self.Cs),
+        init if isinstance(init, str) else initial_tree(init, X, y_enc, depth, seed, self.classes_, True), depth,
+        self.surrogate, self.solver, self.max_iter, self.tol, self.se, self.node_tol, 1000, self.monotone, n_jobs, seed,
+        progress, True, w_fit, w_val)
+    self.paths_ = self._run_paths(starts, path_args)
+    k = _best_start(self.paths_)
+    self.path_, self.start_ = self.paths_[k], starts[k]
+    self.tree_, self.C_ = self.path_.best_tree, self.path_.best_C
+    self.feature_importances_ = feature_importances(self.tree_, X, self.path_.x_scale_, sw)
+    self.n_iter_ = int(sum(r['sweeps'] for p in self.paths_ for r in p.records))   # TAO sweeps along every path
+    return self

@@ -42,6 +42,6 @@ class HeuristicObliqueSolver(ObliqueSolver):
                     'n_features_in_, feature_names_in_': "scikit-learn's record of the inputs"})
 class OneHotTAOClassifier(TAOClassifier):
     "Classification as regression (OHMR's last section): TAO on the squared error of one-hot targets; predict the argmax."
-    def _fit_tree(self, X, Y, classes=None):
-        "TAOClassifier's fit with the encoded labels replaced by one-hot targets and the 0/1 loss by the squared error."
-        return super()._fit_tree(X, np.eye(len(classes))[Y])
+    def _fit_tree(self, X, Y, classes=None, sample_weight=None):
+        "TAOClassifier's fit with the encoded labels replaced by one-hot targets and the 0/1 loss by the (weighted) squared error."
+        return super()._fit_tree(X, np.eye(len(classes))[Y], None, sample_weight)

@@ -12,6 +12,7 @@ import numpy as np
 from sklearn.model_selection import train_test_split
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_X_y, check_array
+from tqdm.auto import tqdm
 from .tree import Tree, standardizer, standardize_tree, unstandardize_tree
 from .base import initial_tree
 from .oblique_cart import grow_oblique
@@ -23,23 +24,25 @@ from .solvers.oblique import ObliqueSolver, L1Penalty
 # %% ../nbs/12_path.ipynb #e7cb3fca
 def oblique_start(init,              # 'cart', 'random', 'oblique', a `Tree` or a fitted tree estimator (on raw inputs)
                   X, Y,              # raw training inputs; encoded labels or (N, n_outputs) responses
-                  max_depth, random_state=None, classes=None):
+                  max_depth, random_state=None, classes=None,
+                  sample_weight=None):  # weights of the standardization and of a CART start (oblique CART grows unweighted)
     "(mean, scale, Z, tree): standardized inputs Z = (X - mean)/scale and the initial oblique tree in Z's coordinates."
-    mu, sd = standardizer(X)
+    mu, sd = standardizer(X, sample_weight)
     Z = (X - mu) / sd
     if isinstance(init, str) and init == 'oblique':      # oblique CART (`10_oblique_cart`), grown on Z
         return mu, sd, Z, grow_oblique(Z, Y, max_depth, n_classes=None if classes is None else len(classes),
                                        criterion='gini' if classes is not None else 'squared_error', random_state=random_state)
     if isinstance(init, str):   # grown on Z: a CART tree on Z makes the same splits as on X
-        tree = initial_tree(init, Z, Y, max_depth, random_state, classes, oblique=True)
+        tree = initial_tree(init, Z, Y, max_depth, random_state, classes, oblique=True, sample_weight=sample_weight)
         return mu, sd, Z, (tree if tree.is_oblique else tree.to_oblique())
     return mu, sd, Z, standardize_tree(initial_tree(init, X, Y, max_depth, random_state, classes, oblique=True), mu, sd)
 
 # %% ../nbs/12_path.ipynb #8e0eae6c
-def at_surrogate_scale(tree:Tree, Z, Y, node_solver, loss=zero_one_loss, fit_leaf=class_frequencies, n_jobs=None):
+def at_surrogate_scale(tree:Tree, Z, Y, node_solver, loss=zero_one_loss, fit_leaf=class_frequencies, n_jobs=None,
+                       sample_weight=None):
     "A copy of the oblique `tree`, same decisions, each decision node at its surrogate scale on the reduced problem it has now."
     tree = tree.copy()
-    tao_sweep(tree, np.asarray(Z, dtype=np.float64), Y, loss, fit_leaf, node_solver.rescale, n_jobs)
+    tao_sweep(tree, np.asarray(Z, dtype=np.float64), Y, loss, fit_leaf, node_solver.rescale, n_jobs, sample_weight=sample_weight)
     return tree
 
 def oblique_tao(tree, Z, Y, C,                          # start (on Z), standardized inputs, targets, lambda = 1/C
@@ -49,18 +52,20 @@ def oblique_tao(tree, Z, Y, C,                          # start (on Z), standard
                 monotone_nonzeros=False,                # a node may not gain nonzero weights
                 max_iter=14, tol=5e-3,                  # TAO sweeps and relative stopping tolerance on E
                 prune=True, n_jobs=None,                # prune after the last sweep; joblib workers (or a pool)
-                rescale=False):                         # first put every node at its surrogate scale (`at_surrogate_scale`)
+                rescale=False,                          # first put every node at its surrogate scale (`at_surrogate_scale`)
+                sample_weight=None):                    # per-point weights (None: all 1)
     "One sparse oblique TAO run on standardized inputs: (tree, objective per sweep), pruned unless `prune=False`."
     node_solver = ObliqueSolver(C, surrogate, solver, node_tol=node_tol, node_max_iter=node_max_iter,
                                 monotone_nonzeros=monotone_nonzeros)
-    if rescale: tree = at_surrogate_scale(tree, Z, Y, node_solver, loss, fit_leaf, n_jobs)
-    new, history = tao(tree, Z, Y, loss, fit_leaf, node_solver, L1Penalty(C), max_iter, tol, n_jobs)
-    return (prune_tree(new, Z, Y, fit_leaf) if prune else new), history
+    sw = sample_weight
+    if rescale: tree = at_surrogate_scale(tree, Z, Y, node_solver, loss, fit_leaf, n_jobs, sw)
+    new, history = tao(tree, Z, Y, loss, fit_leaf, node_solver, L1Penalty(C), max_iter, tol, n_jobs, sample_weight=sw)
+    return (prune_tree(new, Z, Y, fit_leaf, sw) if prune else new), history
 
 # %% ../nbs/12_path.ipynb #f7228a07
 def select_index(val_error,  # (K,) validation error of each tree on the path
                  nonzeros,   # (K,) nonzero weights of each tree
-                 n_val,      # number of validation points
+                 n_val,      # number of validation points (the sum of their weights)
                  se=0.5):    # near-tie width, in binomial standard errors of the best error
     "Index of the sparsest tree whose validation error is within `se` standard errors of the best."
     val_error, nonzeros = np.asarray(val_error, dtype=np.float64), np.asarray(nonzeros)
@@ -97,10 +102,6 @@ class TAOPath:
     def __repr__(self): return f"TAOPath({len(self.Cs)} values of C, selected C={self.best_C:.4g})"
 
 # %% ../nbs/12_path.ipynb #5ebabe6f
-def _progress(k, n, msg, width=20):
-    done = int(width * k / n)
-    print(f"\r[{'#' * done}{'.' * (width - done)}] {k}/{n} {msg}", end='' if k < n else '\n', flush=True)
-
 def _check_Cs(Cs):
     "The path's values of C as a float array: default 8 from 10 to 10**-1.5; finite, > 0, decreasing."
     if Cs is None: return np.logspace(1, -1.5, 8)
@@ -113,36 +114,41 @@ def _check_Cs(Cs):
     return Cs
 
 # %% ../nbs/12_path.ipynb #5536df9a
-def _path_record(C, raw, hist, budgeted, seconds, X, y, X_val, y_val, classes):
-    "The measures of one tree of the path (on raw inputs)."
-    err = lambda A, b: float((classes[raw.predict_value(A).argmax(1)] != b).mean())
+def _path_record(C, raw, hist, budgeted, seconds, X, y, X_val, y_val, classes, sample_weight=None, val_weight=None):
+    "The measures of one tree of the path (on raw inputs); errors weighted when weights are given."
+    err = lambda A, b, w: float(np.average(classes[raw.predict_value(A).argmax(1)] != b, weights=w))
     s = raw.sizes(X_val)
-    return dict(C=float(C), train_error=err(X, y), val_error=err(X_val, y_val), nonzeros=s['nonzeros'],
+    return dict(C=float(C), train_error=err(X, y, sample_weight), val_error=err(X_val, y_val, val_weight), nonzeros=s['nonzeros'],
                 internal=s['internal'], leaves=s['leaves'], depth=s['depth'], mean_path=s['mean_path'],
                 max_path=s['max_path'], mults=s['mults'], sweeps=len(hist) - 1, E=float(hist[-1]),
                 budgeted=budgeted, seconds=seconds)
 
 # %% ../nbs/12_path.ipynb #2c637962
 def _tao_path(X, y_enc, X_val, y_val, classes, Cs, init, max_depth, surrogate, solver, max_iter, tol, se,
-              node_tol, node_max_iter, monotone, n_jobs, random_state, progress, rescale=True):
-    "`tao_path` on checked data: encoded training labels `y_enc`, validation labels `y_val` (as `classes[k]`)."
-    mu, sd, Z, tree = oblique_start(init, X, y_enc, max_depth, random_state, classes)
+              node_tol, node_max_iter, monotone, n_jobs, random_state, progress, rescale=True,
+              sample_weight=None, val_weight=None):
+    "`tao_path` on checked data: encoded training labels `y_enc`, validation labels `y_val` (as `classes[k]`); `progress`: bool or tqdm options."
+    sw = sample_weight
+    mu, sd, Z, tree = oblique_start(init, X, y_enc, max_depth, random_state, classes, sw)
     trees, records, histories = [], [], []
-    with worker_pool(n_jobs) as pool:      # one joblib pool for the whole path
+    bar = tqdm(total=len(Cs), desc=f"path from {init if isinstance(init, str) else 'a given tree'}, depth {max_depth}",
+               disable=not progress, **(progress if isinstance(progress, dict) else {}))
+    with worker_pool(n_jobs) as pool, bar:      # one joblib pool for the whole path
         for k, C in enumerate(Cs):
-            if progress: _progress(k, len(Cs), f"C={C:.3g}")
+            bar.set_postfix_str(f"C={C:.3g}")
             t0 = time.perf_counter()
             run = lambda budget: oblique_tao(tree, Z, y_enc, C, surrogate=surrogate, solver=solver, node_tol=node_tol,
                                              node_max_iter=node_max_iter, monotone_nonzeros=budget, max_iter=max_iter,
-                                             tol=tol, n_jobs=pool, rescale=rescale)
+                                             tol=tol, n_jobs=pool, rescale=rescale, sample_weight=sw)
             new, hist = run(False)
             budgeted = bool(monotone and k > 0 and new.nonzeros() > tree.nonzeros())
             if budgeted: new, hist = run(True)
             tree, raw = new, unstandardize_tree(new, mu, sd)
-            records.append(_path_record(C, raw, hist, budgeted, time.perf_counter() - t0, X, classes[y_enc], X_val, y_val, classes))
-            trees.append(raw); histories.append(hist)
-    if progress: _progress(len(Cs), len(Cs), f"done in {sum(r['seconds'] for r in records):.1f}s")
-    best = select_index([r['val_error'] for r in records], [r['nonzeros'] for r in records], len(y_val), se)
+            records.append(_path_record(C, raw, hist, budgeted, time.perf_counter() - t0, X, classes[y_enc], X_val, y_val,
+                                        classes, sw, val_weight))
+            trees.append(raw); histories.append(hist); bar.update()
+    n_val = len(y_val) if val_weight is None else float(np.sum(val_weight))
+    best = select_index([r['val_error'] for r in records], [r['nonzeros'] for r in records], n_val, se)
     return TAOPath(Cs, trees, records, histories, best, classes, mu, sd)
 
 # %% ../nbs/12_path.ipynb #802b0c6f
@@ -161,7 +167,7 @@ def tao_path(X, y,                 # training inputs and labels (the validation 
              rescale=True,         # before each run, put every node at its surrogate scale (`at_surrogate_scale`)
              n_jobs=None,          # joblib workers for the nodes of a level
              random_state=0,       # seed of the validation split, CART and random initialization
-             progress=False):      # print a progress bar
+             progress=False):      # show a `tqdm.auto` progress bar
     "Sparse oblique TAO trees along a decreasing sequence of C, each warm-started from the previous (pruned) one."
     X, y = check_X_y(X, y, dtype=np.float64)
     check_classification_targets(y)

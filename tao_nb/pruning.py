@@ -26,9 +26,12 @@ def node_point_stats(tree:Tree, X, Y, paths=None):
     return counts, (counts > 0) & (lo == hi).all(1)
 
 # %% ../nbs/08_pruning.ipynb #9d5eb459
-def prune(tree:Tree, X, Y, fit_leaf=class_frequencies):
-    "A new, compact tree without dead branches and pure subtrees (apply after the last TAO sweep)."
-    tree = refit_values(tree.copy(), X, Y, fit_leaf)
+def prune(tree:Tree, X, Y, fit_leaf=class_frequencies, sample_weight=None):
+    "A new, compact tree without dead branches and pure subtrees (apply after the last TAO sweep); points of weight 0 count as absent."
+    tree = refit_values(tree.copy(), X, Y, fit_leaf, sample_weight=sample_weight)
+    if sample_weight is not None:
+        keep = np.asarray(sample_weight) > 0
+        X, Y = X[keep], Y[keep]
     counts, pure = node_point_stats(tree, X, Y)
     replace = {}
     for i in np.flatnonzero(~tree.is_leaf):

@@ -18,15 +18,21 @@ from .reduced import child_losses, reduced_problem, zero_one_loss, squared_loss
 from .solvers.axis import best_axis_split
 
 # %% ../nbs/07_tao.ipynb #c70e82bc
-def class_frequencies(y, current):
-    "Leaf value for 0/1 loss: class frequencies of the integer labels `y` (argmax = majority); empty keeps `current`."
-    if len(y) == 0: return current
+def class_frequencies(y, current, sample_weight=None):
+    "Leaf value for 0/1 loss: (weighted) class frequencies of the integer labels `y` (argmax = majority); empty (or weightless) keeps `current`."
+    if len(y) == 0 or (sample_weight is not None and not np.sum(sample_weight) > 0): return current
+    if sample_weight is not None: return np.bincount(y, sample_weight, minlength=len(current)) / np.sum(sample_weight)
     return np.bincount(y, minlength=len(current)) / len(y)
 
-def mean_response(Y, current):
-    "Leaf value for squared loss: mean of the (multi-)response `Y`; empty keeps `current`."
-    if len(Y) == 0: return current
-    return np.asarray(Y, dtype=np.float64).reshape(len(Y), -1).mean(0)
+def mean_response(Y, current, sample_weight=None):
+    "Leaf value for squared loss: (weighted) mean of the (multi-)response `Y`; empty (or weightless) keeps `current`."
+    if len(Y) == 0 or (sample_weight is not None and not np.sum(sample_weight) > 0): return current
+    Y = np.asarray(Y, dtype=np.float64).reshape(len(Y), -1)
+    return Y.mean(0) if sample_weight is None else np.average(Y, axis=0, weights=sample_weight)
+
+def _fit_leaf(fit_leaf, Y, rows, current, sample_weight=None):
+    "`fit_leaf` on the rows `rows`, given their weights when there are weights (a custom `fit_leaf` without them still works unweighted)."
+    return fit_leaf(Y[rows], current) if sample_weight is None else fit_leaf(Y[rows], current, sample_weight[rows])
 
 # %% ../nbs/07_tao.ipynb #de061c2d
 @contextmanager
@@ -52,9 +58,10 @@ def problem_key(points, label, weight, context=b''):
     return h.digest()
 
 # %% ../nbs/07_tao.ipynb #6b1d4624
-def node_problems(tree:Tree, X, Y, points, nodes, loss):
+def node_problems(tree:Tree, X, Y, points, nodes, loss, sample_weight=None):
     "The reduced problem of each decision node in `nodes`: {node: (care points, pseudo-labels, weights)}."
     label, weight = reduced_problem(*child_losses(tree, X, Y, points, nodes, loss))
+    if sample_weight is not None: weight = weight * sample_weight[points]    # s_n |loss_left - loss_right|
     care = weight > 0
     care_points, care_label, care_weight = points[care], label[care], weight[care]
     groups, none = dict(group_positions(nodes[care])), np.arange(0)
@@ -65,13 +72,15 @@ def node_problems(tree:Tree, X, Y, points, nodes, loss):
 
 # %% ../nbs/07_tao.ipynb #c0a1846a
 def tao_level(tree:Tree, X, Y, points, nodes, loss, fit_leaf, node_solver, n_jobs=None, on_node=None,
-              solved=None):  # dict node -> key of the problem it last solved: identical problems are skipped
+              solved=None,   # dict node -> key of the problem it last solved: identical problems are skipped
+              sample_weight=None):  # per-point weights (None: all 1)
     "Optimize, in place, all nodes of one depth level; `X[points]` are the points there, at nodes `nodes`."
     leaf = tree.is_leaf[nodes]
     leaf_points = points[leaf]
-    for node, pos in group_positions(nodes[leaf]): tree.value[node] = fit_leaf(Y[leaf_points[pos]], tree.value[node])
+    for node, pos in group_positions(nodes[leaf]):
+        tree.value[node] = _fit_leaf(fit_leaf, Y, leaf_points[pos], tree.value[node], sample_weight)
     if leaf.all(): return 0
-    problems = node_problems(tree, X, Y, points[~leaf], nodes[~leaf], loss)
+    problems = node_problems(tree, X, Y, points[~leaf], nodes[~leaf], loss, sample_weight)
     context = getattr(node_solver, 'context_key', lambda current: b'')   # what else the answer depends on
     keys = {node: problem_key(*p, context(tree.get_split(node))) for node, p in problems.items()} if solved is not None else {}
     todo = [node for node in problems if solved is None or solved.get(node) != keys[node]]
@@ -86,28 +95,32 @@ def tao_level(tree:Tree, X, Y, points, nodes, loss, fit_leaf, node_solver, n_job
     return changed
 
 # %% ../nbs/07_tao.ipynb #41f940e7
-def tao_sweep(tree:Tree, X, Y, loss, fit_leaf, node_solver, n_jobs=None, on_node=None, solved=None):
+def tao_sweep(tree:Tree, X, Y, loss, fit_leaf, node_solver, n_jobs=None, on_node=None, solved=None, sample_weight=None):
     "One reverse-BFS pass over the depth levels (`levels_bottom_up`), in place; returns the number of nodes changed."
     paths = tree.decision_paths(X)     # (N, depth + 1): the node each point occupies at each depth (-1 below its leaf)
     changed = 0
     for level in levels_bottom_up(tree):
         d = int(tree.depth[level[0]])
         at = np.flatnonzero(paths[:, d] >= 0)
-        changed += tao_level(tree, X, Y, at, paths[at, d].astype(np.int64), loss, fit_leaf, node_solver, n_jobs, on_node, solved)
+        changed += tao_level(tree, X, Y, at, paths[at, d].astype(np.int64), loss, fit_leaf, node_solver, n_jobs, on_node, solved,
+                           sample_weight)
     return changed
 
 # %% ../nbs/07_tao.ipynb #fbcef5be
-def refit_values(tree:Tree, X, Y, fit_leaf, paths=None):
+def refit_values(tree:Tree, X, Y, fit_leaf, paths=None, sample_weight=None):
     "Refit, in place, the value of every node on the points that reach it (empty nodes keep theirs)."
     paths = tree.decision_paths(X) if paths is None else paths
     for d in range(paths.shape[1]):
         idx = np.flatnonzero(paths[:, d] >= 0)
-        for node, pos in group_positions(paths[idx, d]): tree.value[node] = fit_leaf(Y[idx[pos]], tree.value[node])
+        for node, pos in group_positions(paths[idx, d]):
+            tree.value[node] = _fit_leaf(fit_leaf, Y, idx[pos], tree.value[node], sample_weight)
     return tree
 
-def tree_objective(tree:Tree, X, Y, loss, penalty=None):
-    "E = sum of the per-point losses + penalty(tree)."
-    return float(loss(Y, tree.predict_value(X)).sum()) + (penalty(tree) if penalty is not None else 0.0)
+def tree_objective(tree:Tree, X, Y, loss, penalty=None, sample_weight=None):
+    "E = sum of the (weighted) per-point losses + penalty(tree)."
+    losses = loss(Y, tree.predict_value(X))
+    total = losses.sum() if sample_weight is None else losses @ sample_weight
+    return float(total) + (penalty(tree) if penalty is not None else 0.0)
 
 # %% ../nbs/07_tao.ipynb #b97efc88
 def tao(tree:Tree,            # initial tree (copied, never modified)
@@ -121,17 +134,19 @@ def tao(tree:Tree,            # initial tree (copied, never modified)
         n_jobs=None,          # joblib workers for the nodes of a level (or a running `worker_pool`)
         on_node=None,         # callback(tree, node, points, label, weight, old, new) for each node step
         skip_unchanged=True,  # skip a node whose reduced problem is identical to the one it last solved
+        sample_weight=None,   # per-point weights s_n: E = sum_n s_n loss_n + penalty (None: all 1)
        ):
     "Optimize `tree` by TAO; returns (optimized tree, objective after each sweep, starting value first)."
     tree = tree.copy()
     X = np.asarray(X, dtype=np.float64)
-    history = [tree_objective(tree, X, Y, loss, penalty)]
+    sw = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+    history = [tree_objective(tree, X, Y, loss, penalty, sw)]
     solved = {} if skip_unchanged else None
     with worker_pool(n_jobs) as pool:      # one pool for the whole run: X goes to the workers once
         for _ in range(max_iter):
-            tao_sweep(tree, X, Y, loss, fit_leaf, node_solver, pool, on_node, solved)
-            refit_values(tree, X, Y, fit_leaf)
-            history.append(tree_objective(tree, X, Y, loss, penalty))
+            tao_sweep(tree, X, Y, loss, fit_leaf, node_solver, pool, on_node, solved, sw)
+            refit_values(tree, X, Y, fit_leaf, sample_weight=sw)
+            history.append(tree_objective(tree, X, Y, loss, penalty, sw))
             prev, now = history[-2], history[-1]
             if now > prev + 1e-9 * max(abs(prev), 1.0):
                 raise RuntimeError(f"TAO objective increased from {prev} to {now}: a node step is not monotone")

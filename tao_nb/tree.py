@@ -272,9 +272,13 @@ def _random_scores(X, pts, rng, oblique):
     return f, None, X[pts, f]
 
 # %% ../nbs/00_tree.ipynb #391db87b
-def _random_threshold(s, rng):
-    "A midpoint between two distinct scores `s` near a random quantile (25% to 75%) of them."
-    ss = np.sort(s); q = ss[int(rng.uniform(0.25, 0.75) * (len(ss) - 1))]
+def _random_threshold(s, rng, weight=None):
+    "A midpoint between two distinct scores `s` near a random quantile (25% to 75%) of them (counted with their `weight`)."
+    u = rng.uniform(0.25, 0.75)
+    if weight is None: ss = np.sort(s); q = ss[int(u * (len(ss) - 1))]
+    else:   # the same rank among the points counted with their weights: integer weights = repeated points
+        o = np.argsort(s, kind='stable'); ss, cum = s[o], np.cumsum(weight[o])
+        q = ss[min(np.searchsorted(cum, int(u * (cum[-1] - 1)), side='right'), len(ss) - 1)]
     above, below = ss[ss > q], ss[ss < q]
     return (q + above[0]) / 2 if len(above) else ((below[-1] + q) / 2 if len(below) else q)
 
@@ -285,7 +289,8 @@ def random(cls:Tree,
                  X,                  # training inputs, used to place thresholds
                  values,             # (N, n_values) per-point targets (one-hot labels or responses)
                  oblique=False,      # random directions instead of random features
-                 random_state=None): # seed or `np.random.Generator`
+                 random_state=None,  # seed or `np.random.Generator`
+                 sample_weight=None):# per-point weights of the quantiles and node values (integer weights = repeated rows)
     "A random complete tree of depth `depth` whose thresholds split the training points."
     rng = np.random.default_rng(random_state)
     X = np.asarray(X, dtype=np.float64); values = np.asarray(values, dtype=np.float64)
@@ -293,17 +298,19 @@ def random(cls:Tree,
     n = 2 ** (depth + 1) - 1
     left = np.full(n, -1); right = np.full(n, -1)
     feature = np.full(n, -1); W = np.zeros((n, D)); thr = np.zeros(n)
-    value = np.tile(values.mean(0), (n, 1))
+    sw = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+    mean = lambda rows: values[rows].mean(0) if sw is None else np.average(values[rows], axis=0, weights=sw[rows])
+    value = np.tile(mean(np.arange(N)), (n, 1))
     members = {0: np.arange(N)}
     for i in range(n):
         pts = members.pop(i)
-        if len(pts): value[i] = values[pts].mean(0)
+        if len(pts): value[i] = mean(pts)
         elif i > 0: value[i] = value[(i - 1) // 2]
         if 2 * i + 1 >= n: continue
         left[i], right[i] = 2 * i + 1, 2 * i + 2
         feature[i], w, s = _random_scores(X, pts, rng, oblique)
         if w is not None: W[i] = w
-        if len(pts): thr[i] = _random_threshold(s, rng)
+        if len(pts): thr[i] = _random_threshold(s, rng, None if sw is None else sw[pts])
         members[2 * i + 1], members[2 * i + 2] = pts[s <= thr[i]], pts[s > thr[i]]
     if oblique: return cls(left, right, thr, value, W=W)
     return cls(left, right, thr, value, feature=feature, n_features=D)
@@ -350,14 +357,15 @@ def sizes(self:Tree, X=None):
     return out
 
 # %% ../nbs/00_tree.ipynb #3cc49882
-def standardizer(X):
-    "(mean, std) of the columns of `X`, std 0 replaced by 1; exact and overflow-free at any scale of X."
+def standardizer(X, sample_weight=None):
+    "(mean, std) of the columns of `X` (weighted by `sample_weight` if given), std 0 replaced by 1; exact and overflow-free at any scale of X."
     X = np.asarray(X, dtype=np.float64)
     big = np.abs(X).max(0, initial=0.0)
     # scale each column by a power of 4 near its largest |x|: exact in floating point (so the result is
     # bit-identical for ordinary data), and no square in `std` can overflow or underflow
     s = 4.0 ** np.round(np.log(np.where(big > 0, big, 1.0)) / np.log(4.0))
-    mu, sd = (X / s).mean(0) * s, (X / s).std(0) * s
+    if (w := sample_weight) is None: mu, sd = (X / s).mean(0) * s, (X / s).std(0) * s
+    else: m = np.average(X / s, 0, w); mu, sd = m * s, np.sqrt(np.average((X / s - m) ** 2, 0, w)) * s
     return mu, np.where(sd > 0, sd, 1.0)
 
 def standardize_tree(tree:Tree, mu, sd):

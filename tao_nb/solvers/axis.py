@@ -26,7 +26,8 @@ def _best_in_block(X, feats, w_right, w_left, total_left, total):
     flip = loss > total - loss
     both = np.where(flip, total - loss, loss)
     both[V[:, 1:] <= V[:, :-1]] = np.inf                            # no threshold between equal values
-    r, p = np.unravel_index(np.argmin(both), both.shape)
+    # the first split within best_axis_split's eps of the best: a weight 2 and two repeated rows round their sums differently
+    r, p = np.unravel_index(np.flatnonzero(both.ravel() <= both.min() + 1e-10 * max(total, 1.0))[0], both.shape)
     lo, hi = V[r, p], V[r, p + 1]
     thr = lo + (hi - lo) / 2
     if not (lo <= thr < hi): thr = lo
