@@ -77,6 +77,7 @@ def main(argv=None):
     ap.add_argument('--depths', type=int, nargs='+', default=[4, 6, 8, 10])
     ap.add_argument('--figure', default='tao_digits_history.png', help='where to write the figure')
     ap.add_argument('--no-oblique', action='store_true', help='skip the sparse oblique path')
+    ap.add_argument('--quiet', action='store_true', help='no progress bars (tqdm) for the paths')
     a = ap.parse_args(argv)
     rows = compare_on_digits(a.depths)
     print("CART vs TAO on scikit-learn's digits (70/30 stratified split, random_state=0)\n")
@@ -85,5 +86,5 @@ def main(argv=None):
     if not a.no_oblique:
         print("\nSparse oblique TAO along paths over C from four starts (CART and oblique CART, depths 8 and 12); start and C\n"
               "chosen on a validation part of the training data\n")
-        print(format_oblique(sparse_oblique_on_digits()))
+        print(format_oblique(sparse_oblique_on_digits(verbose=not a.quiet)))
     return rows

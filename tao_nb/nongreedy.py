@@ -12,6 +12,7 @@ import numbers
 import numpy as np
 import scipy.sparse as sp
 from scipy.special import logsumexp, softmax
+from fastcore.basics import patch
 from sklearn.base import BaseEstimator
 from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils import check_random_state
@@ -48,6 +49,7 @@ def leaf_log_losses(Theta, y):
     "(n, m+1) log loss of every leaf's softmax for labels `y`."
     return logsumexp(Theta, axis=1)[None, :] - Theta[:, y].T
 
+# %% ../nbs/18_nongreedy.ipynb #565c94a4
 def reached_leaf(S):
     "Leaf (0..m) reached by following sgn(S) (s > 0 goes right), and the nodes on its path (n, d)."
     n, m = S.shape
@@ -59,6 +61,7 @@ def reached_leaf(S):
         node = 2 * node + 1 + (S[rows, node] > 0)
     return node - m, path
 
+# %% ../nbs/18_nongreedy.ipynb #dab76c1e
 def loss_augmented(S, L, fast=False):
     "Maximizing leaf and bound value max_j [L_j - 2 pen_j] for each point (exact, or fast: Hamming radius 1)."
     n, m = S.shape
@@ -123,30 +126,34 @@ class LazyRows:
         rows = np.asarray(rows, dtype=np.int64)
         if len(rows): self._alloc(rows); s = self.slot[rows]; self.B[s] = values; self._rebase(s, velocity=False)
 
-    def _alloc(self, rows):
-        "Give a slot (zero row, zero velocity) to the rows that have none."
-        new = np.unique(rows[self.slot[rows] == 0])
-        if not len(new): return
-        need = self.n_used + len(new)
-        if need > len(self.B):
-            cap = max(need, 2 * len(self.B))
-            for name in ('B', 'V', 'abc', 'gram'):
-                old = getattr(self, name); arr = np.zeros((cap,) + old.shape[1:]); arr[:len(old)] = old
-                setattr(self, name, arr)
-        self.slot[new] = np.arange(self.n_used, need); self.abc[self.n_used:need] = (1, 0, 0); self.n_used = need
-
     def current(self, s):
         "Current values of slots `s` (k, dim)."
         out = self.B[s] * self.abc[s, 0:1]; out += self.V[s] * self.abc[s, 1:2]
         return out
 
-    def _rebase(self, s, velocity=True):
-        "Write slots `s` with a=1, b=0 and velocity V (c=1), or velocity 0; refresh their Gram numbers."
-        self.B[s] = self.current(s)
-        if velocity: self.V[s] *= self.abc[s, 2:3]; self.abc[s] = (1, 0, 1)
-        else: self.V[s] = 0; self.abc[s] = (1, 0, 0)
-        B, V = self.B[s], self.V[s]
-        self.gram[s] = np.c_[(B * B).sum(1), (B * V).sum(1), (V * V).sum(1)]
+# %% ../nbs/18_nongreedy.ipynb #672125c1
+@patch
+def _alloc(self:LazyRows, rows):
+    "Give a slot (zero row, zero velocity) to the rows that have none."
+    new = np.unique(rows[self.slot[rows] == 0])
+    if not len(new): return
+    need = self.n_used + len(new)
+    if need > len(self.B):
+        cap = max(need, 2 * len(self.B))
+        for name in ('B', 'V', 'abc', 'gram'):
+            old = getattr(self, name); arr = np.zeros((cap,) + old.shape[1:]); arr[:len(old)] = old
+            setattr(self, name, arr)
+    self.slot[new] = np.arange(self.n_used, need); self.abc[self.n_used:need] = (1, 0, 0); self.n_used = need
+
+# %% ../nbs/18_nongreedy.ipynb #eac46d6b
+@patch
+def _rebase(self:LazyRows, s, velocity=True):
+    "Write slots `s` with a=1, b=0 and velocity V (c=1), or velocity 0; refresh their Gram numbers."
+    self.B[s] = self.current(s)
+    if velocity: self.V[s] *= self.abc[s, 2:3]; self.abc[s] = (1, 0, 1)
+    else: self.V[s] = 0; self.abc[s] = (1, 0, 0)
+    B, V = self.B[s], self.V[s]
+    self.gram[s] = np.c_[(B * B).sum(1), (B * V).sum(1), (V * V).sum(1)]
 
 # %% ../nbs/18_nongreedy.ipynb #505270c2
 def _lr_advance(self, L):
@@ -255,6 +262,7 @@ def _infer(Wst, Tst, Xa, y, depth, fast):
     anc, dirs = leaf_paths(j, depth)
     return j, anc, dirs, S[r[:, None], anc], bound
 
+# %% ../nbs/18_nongreedy.ipynb #86cafc18
 def _w_gradient(Xa, nodes, dirs, s, a_nodes=None, a_dirs=None, a_s=None):
     "Distinct rows and their gradient of the mean of (g_hat - h_hat)^T W x: nonzero only where g_hat != h_hat."
     sg = np.where(s > 0, 1, -1)
@@ -269,6 +277,7 @@ def _w_gradient(Xa, nodes, dirs, s, a_nodes=None, a_dirs=None, a_s=None):
     M = np.zeros((len(u), len(Xa))); M[inv, ex] = coef
     return u, M @ Xa / len(Xa)
 
+# %% ../nbs/18_nongreedy.ipynb #a409776a
 def _assigned_penalty(Wst, Xa, assigned, depth):
     "(path nodes, directions, scores, pen_a) of each point's assigned leaf (stable SGD)."
     nodes, dirs = leaf_paths(assigned, depth)
@@ -309,6 +318,7 @@ def complete_from_tree(tree, depth, eps=1e-2):
     W = sp.csr_matrix((vals, (rows, cols)), shape=(m, D + 1)); W.eliminate_zeros()
     return W, np.log(tree.value[leaf_of] + eps)
 
+# %% ../nbs/18_nongreedy.ipynb #5e2af8fd
 def to_tree(W, Theta):
     "The oblique `Tree` of rows W = [w, -b] (m, D+1) and leaf logits Theta; a node with w = 0 goes one way and is skipped."
     W = sp.csr_matrix(W, copy=True); W.eliminate_zeros(); m = W.shape[0]
@@ -332,7 +342,7 @@ from sklearn.base import BaseEstimator
 from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils import check_random_state
 from .tree import Tree, standardizer, standardize_tree, unstandardize_tree
-from .base import validate_classification_data, _TreeClassifier, numpydoc_sections, check_param, check_choice
+from .base import validate_classification_data, _TreeClassifier, numpydoc_sections, check_param, check_choice, check_complete_tree_size
 
 @numpydoc_sections({'tree_': 'the oblique tree on raw inputs', 'history_': '(bound, training error, active leaves) per epoch', 'x_mean_, x_scale_': 'the standardization the tree was trained in', 'classes_': 'the class labels', 'n_features_in_': "scikit-learn's record of the inputs"})
 class NonGreedyTreeClassifier(_TreeClassifier, BaseEstimator):
@@ -353,33 +363,45 @@ class NonGreedyTreeClassifier(_TreeClassifier, BaseEstimator):
         self.batch_size, self.momentum, self.inference, self.stable = batch_size, momentum, inference, stable
         self.reassign_every, self.init, self.random_state = reassign_every, init, random_state
 
-    def _check_params(self):
-        for name in ('max_depth', 'batch_size', 'reassign_every'): check_param(name, getattr(self, name), numbers.Integral, 1)
-        check_param('epochs', self.epochs, numbers.Integral, 0)
-        for name in ('nu', 'learning_rate'): check_param(name, getattr(self, name), numbers.Real, 0, low_inclusive=False)
-        check_param('momentum', self.momentum, numbers.Real, 0, 1, high_inclusive=False)
-        check_choice('inference', self.inference, ('fast', 'exact'))
+# %% ../nbs/18_nongreedy.ipynb #31e19f3a
+@patch
+def _check_params(self:NonGreedyTreeClassifier):
+    for name in ('max_depth', 'batch_size', 'reassign_every'): check_param(name, getattr(self, name), numbers.Integral, 1)
+    check_param('epochs', self.epochs, numbers.Integral, 0)
+    for name in ('nu', 'learning_rate'): check_param(name, getattr(self, name), numbers.Real, 0, low_inclusive=False)
+    check_param('momentum', self.momentum, numbers.Real, 0, 1, high_inclusive=False)
+    check_choice('inference', self.inference, ('fast', 'exact'))
 
-    def _initial_tree(self, Z, y, rng):
-        "The starting tree in standardized coordinates: CART's, or `init` after checking it fits this data."
-        if isinstance(self.init, str) and self.init == 'cart':
-            return Tree.from_sklearn(DecisionTreeClassifier(max_depth=self.max_depth, random_state=rng.randint(2**31 - 1)).fit(Z, y))
-        if isinstance(self.init, Tree): t = self.init
-        elif hasattr(self.init, 'tree_'):
-            t = self.init.tree_ if isinstance(self.init.tree_, Tree) else Tree.from_sklearn(self.init)
-            if hasattr(self.init, 'classes_') and not np.array_equal(self.init.classes_, self.classes_):
-                raise ValueError(f"init was fitted on the classes {self.init.classes_}, y has {self.classes_}")
-        else: raise ValueError(f"init must be 'cart', a Tree or a fitted tree estimator; got {self.init!r}")
-        if t.n_features != Z.shape[1]: raise ValueError(f"init has {t.n_features} features, X has {Z.shape[1]}")
-        if t.max_depth > self.max_depth: raise ValueError(f"init has depth {t.max_depth} > max_depth={self.max_depth}")
-        if t.n_values != len(self.classes_): raise ValueError(f"init predicts {t.n_values} classes, y has {len(self.classes_)}")
-        return standardize_tree(t, self.x_mean_, self.x_scale_)
+@patch
+def _check_size(self:NonGreedyTreeClassifier, n_classes):
+    "Refuse a depth whose complete tree cannot fit in memory, before anything is allocated (`check_complete_tree_size`)."
+    # per node: a slot of W and of Theta, Theta's dense copy and LazyRows' rows, velocities and coefficients (~3K + 10)
+    check_complete_tree_size(self.max_depth, 3 * n_classes + 10, f"NonGreedyTreeClassifier(max_depth={self.max_depth})")
+
+# %% ../nbs/18_nongreedy.ipynb #b75062e9
+@patch
+def _initial_tree(self:NonGreedyTreeClassifier, Z, y, rng):
+    "The starting tree in standardized coordinates: CART's, or `init` after checking it fits this data."
+    if isinstance(self.init, str) and self.init == 'cart':
+        return Tree.from_sklearn(DecisionTreeClassifier(max_depth=self.max_depth, random_state=rng.randint(2**31 - 1)).fit(Z, y))
+    if isinstance(self.init, Tree): t = self.init
+    elif hasattr(self.init, 'tree_'):
+        t = self.init.tree_ if isinstance(self.init.tree_, Tree) else Tree.from_sklearn(self.init)
+        if hasattr(self.init, 'classes_') and not np.array_equal(self.init.classes_, self.classes_):
+            raise ValueError(f"init was fitted on the classes {self.init.classes_}, y has {self.classes_}")
+    else: raise ValueError(f"init must be 'cart', a Tree or a fitted tree estimator; got {self.init!r}")
+    if t.n_features != Z.shape[1]: raise ValueError(f"init has {t.n_features} features, X has {Z.shape[1]}")
+    if t.max_depth > self.max_depth: raise ValueError(f"init has depth {t.max_depth} > max_depth={self.max_depth}")
+    if t.n_values != len(self.classes_): raise ValueError(f"init predicts {t.n_values} classes, y has {len(self.classes_)}")
+    return standardize_tree(t, self.x_mean_, self.x_scale_)
 
 # %% ../nbs/18_nongreedy.ipynb #8363e747
-def _ng_fit(self:NonGreedyTreeClassifier, X, y):
+@patch
+def fit(self:NonGreedyTreeClassifier, X, y):
     "Initialize from a greedy tree, then minimize the upper bound by (stable) SGD, touching only the rows paths use."
     self._check_params()
     X, self.classes_, y = validate_classification_data(self, X, y)
+    self._check_size(len(self.classes_))
     rng = check_random_state(self.random_state)
     self.x_mean_, self.x_scale_ = standardizer(X)
     Za = np.c_[(X - self.x_mean_) / self.x_scale_, np.ones(len(X))]
@@ -403,11 +425,11 @@ def _ng_fit(self:NonGreedyTreeClassifier, X, y):
             sparse_step(Wst, Tst, Za[bi], y[bi], d, self.learning_rate, fast, None if assigned is None else assigned[bi])
     self.history_, self.W_, self.Theta_ = np.array(history), best[1], best[2]
     self.tree_ = unstandardize_tree(to_tree(self.W_, self.Theta_), self.x_mean_, self.x_scale_)
-    self.n_features_in_ = X.shape[1]
     return self
 
 # %% ../nbs/18_nongreedy.ipynb #fb017e01
-def _ng_evaluate(self:NonGreedyTreeClassifier, Wst, Tst, Za, y, assigned):
+@patch
+def _evaluate(self:NonGreedyTreeClassifier, Wst, Tst, Za, y, assigned):
     "(mean training bound, training error, active leaves), over chunks of points."
     d, fast = self.max_depth, self.inference == 'fast'
     chunk = 128 if fast else max(16, min(512, 2 ** 22 >> d))
@@ -419,5 +441,3 @@ def _ng_evaluate(self:NonGreedyTreeClassifier, Wst, Tst, Za, y, assigned):
         if assigned is not None: bound[sl] += 2 * _assigned_penalty(Wst, Za[sl], assigned[sl], d)[3]
     err = float((Tst.gather(reached).argmax(1) != y).mean())
     return float(bound.mean()), err, len(np.unique(reached))
-
-NonGreedyTreeClassifier.fit, NonGreedyTreeClassifier._evaluate = _ng_fit, _ng_evaluate

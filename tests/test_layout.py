@@ -85,8 +85,6 @@ MAX_EXPORTED_LINES = 32
 PENDING_LONG_CELLS = {
     ('15_sdt.ipynb', '_own_class_counts'), ('15_sdt.ipynb', 'NodeSplit'), ('15_sdt.ipynb', 'SDTTrace'),
     ('15_sdt.ipynb', 'sdt_split'), ('15_sdt.ipynb', 'SDTClassifier'),
-    ('18_nongreedy.ipynb', 'leaf_penalties'), ('18_nongreedy.ipynb', 'LazyRows'), ('18_nongreedy.ipynb', '_infer'),
-    ('18_nongreedy.ipynb', 'complete_from_tree'), ('18_nongreedy.ipynb', 'NonGreedyTreeClassifier'),
 }
 
 

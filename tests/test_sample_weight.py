@@ -192,3 +192,13 @@ def test_verbose_parallel_counts_finished_paths(capsys):
     assert '2/2' in capsys.readouterr().err
     b = TAOPathClassifier(Cs=[1.0, 0.3], max_depth=2, random_state=0).fit(X, y)
     np.testing.assert_array_equal(a.tree_.W, b.tree_.W)                   # the paths come back in the order of starts
+
+
+def test_demo_shows_progress_unless_quiet(monkeypatch, tmp_path):
+    import tao_nb.demo as demo
+    calls = []
+    monkeypatch.setattr(demo, 'sparse_oblique_on_digits', lambda **k: calls.append(k) or k)
+    monkeypatch.setattr(demo, 'format_oblique', lambda res: '')
+    for argv, verbose in ((['--depths', '2'], True), (['--depths', '2', '--quiet'], False)):
+        demo.main(argv + ['--figure', str(tmp_path / 'h.png')])
+        assert calls.pop() == {'verbose': verbose}
