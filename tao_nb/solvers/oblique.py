@@ -4,8 +4,8 @@
 
 # %% auto #0
 __all__ = ['SURROGATES', 'liblinear_lock', 'surrogate_loss', 'SurrogateFit', 'surrogate_objective', 'dual_bound', 'liblinear_l1',
-           'fit_liblinear', 'fit_cvxpy', 'best_threshold', 'node_objective', 'check_solver_options', 'ObliqueSolver',
-           'surrogate_scale', 'L1Penalty']
+           'fit_liblinear', 'fit_cvxpy', 'best_threshold', 'node_objective', 'MIPFit', 'fit_mip',
+           'check_solver_options', 'ObliqueSolver', 'surrogate_scale', 'L1Penalty']
 
 # %% ../../nbs/09_oblique_solver.ipynb #23e27fff
 import threading
@@ -174,13 +174,47 @@ def node_objective(X, label, weight, w, b, lam):
     wrong = (X @ w > b) != (np.asarray(label) == 1)
     return float(weight[wrong].sum() + lam * np.abs(w).sum())
 
-# %% ../../nbs/09_oblique_solver.ipynb #fd78e4de
+# %% ../../nbs/09_oblique_solver.ipynb #3696bbb2
+class MIPFit(NamedTuple):
+    "The margin-normalized 0/1 node problem's solution: go right iff `x @ w > b`; its objective and HiGHS's dual bound."
+    w: np.ndarray        # weights (None if HiGHS found no split)
+    b: float             # threshold
+    objective: float     # sum t_n xi_n + ||w||_1 / C at (w, b)
+    bound: float         # HiGHS's dual bound: bound <= optimum <= objective
+    status: str          # CVXPY's status: 'optimal', 'user_limit' (time limit), ...
+
+def fit_mip(X, label, weight, C=1.0,
+            time_limit=2.0,      # seconds HiGHS may search
+            zero_tol=1e-9):      # relative size below which a weight is exactly 0
+    "Solve min sum t_n xi_n + ||w||_1/C s.t. s_n (x_n.w - b) >= 1 - M xi_n, xi binary, with HiGHS through CVXPY."
+    import cvxpy as cp
+    X, label, weight = _check_problem(X, label, weight)
+    m, D = X.shape; s = _signs(label)
+    U = min(weight[s > 0].sum(), weight[s < 0].sum())           # the objective of w = 0, b = -+1
+    R = np.abs(X).max(initial=0.0); Wmax = C * U; Bmax = Wmax * R + 1; M = Wmax * R + Bmax + 1
+    wp, wn, b, xi = cp.Variable(D, nonneg=True), cp.Variable(D, nonneg=True), cp.Variable(), cp.Variable(m, boolean=True)
+    l1 = cp.sum(wp + wn)
+    prob = cp.Problem(cp.Minimize(weight @ xi + l1 / C),
+                      [cp.multiply(s, X @ (wp - wn) - b) >= 1 - M * xi, l1 <= Wmax, cp.abs(b) <= Bmax])
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', UserWarning)            # CVXPY's "may be inaccurate" at a time limit
+        try: prob.solve(solver=cp.HIGHS, time_limit=time_limit, verbose=False)
+        except cp.SolverError as e: return MIPFit(None, np.nan, np.inf, -np.inf, f'solver_error: {e}')
+    if wp.value is None: return MIPFit(None, np.nan, np.inf, -np.inf, str(prob.status))
+    w = np.asarray(wp.value - wn.value, dtype=np.float64)
+    w[np.abs(w) <= zero_tol * max(np.abs(w).max(), 1.0)] = 0.0
+    bound = getattr(prob.solver_stats.extra_stats, 'mip_dual_bound', -np.inf)
+    return MIPFit(w, float(b.value), float(prob.value), float(bound), str(prob.status))
+
+# %% ../../nbs/09_oblique_solver.ipynb #6aee8e36
 def check_solver_options(solver, surrogate):
     "Clear errors for the oblique node solver's options."
     check_choice('solver', solver, ('liblinear', 'cvxpy'))
     check_choice('surrogate', surrogate, SURROGATES)
     if surrogate == 'hinge' and solver != 'cvxpy': raise ValueError("surrogate='hinge' needs solver='cvxpy'")
 
+
+# %% ../../nbs/09_oblique_solver.ipynb #c20c2a23
 class ObliqueSolver:
     "TAO node solver for sparse oblique splits: L1 surrogate, threshold refit, rejection step."
     def __init__(self,
@@ -192,12 +226,17 @@ class ObliqueSolver:
                  node_tol=1e-4,         # liblinear tolerance / ignored by CVXPY
                  node_max_iter=1000,    # liblinear iteration limit
                  random_state=0,        # liblinear seed
-                 monotone_nonzeros=False): # a node may not gain nonzero weights (see below)
+                 monotone_nonzeros=False, # a node may not gain nonzero weights (see below)
+                 exact_max_points=0,    # nodes with at most this many care points also try `fit_mip`'s exact split
+                 exact_time_limit=2.0): # seconds HiGHS may spend on one such node
         check_param('C', C, numbers.Real, 0, low_inclusive=False)
         check_solver_options(solver, surrogate)
         self.C, self.surrogate, self.solver, self.refit_threshold = float(C), surrogate, solver, refit_threshold
         self.intercept_scaling, self.node_tol, self.node_max_iter = intercept_scaling, node_tol, node_max_iter
         self.random_state, self.monotone_nonzeros = random_state, monotone_nonzeros
+        check_param('exact_max_points', exact_max_points, numbers.Integral, 0)
+        check_param('exact_time_limit', exact_time_limit, numbers.Real, 0, low_inclusive=False)
+        self.exact_max_points, self.exact_time_limit = int(exact_max_points), float(exact_time_limit)
 
     @property
     def lam(self): return 1.0 / self.C
@@ -238,6 +277,9 @@ def candidates(self:ObliqueSolver, X, label, weight, max_nonzeros=None):
         w, b = np.zeros(D), sub.b; w[keep] = sub.w
     out.append((w, b))
     if self.refit_threshold: out.append((w, best_threshold(X @ w, label, weight, prefer=b)[0]))
+    if len(label) <= self.exact_max_points:                # small node: the exact split too (none if HiGHS found none)
+        mip = fit_mip(X, label, weight, self.C, self.exact_time_limit)
+        if mip.w is not None and (max_nonzeros is None or np.count_nonzero(mip.w) <= max_nonzeros): out.append((mip.w, mip.b))
     return out
 
 # %% ../../nbs/09_oblique_solver.ipynb #e985d726
