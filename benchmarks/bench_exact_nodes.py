@@ -38,7 +38,7 @@ def run(name, X, y, seeds, max_points):
     for s in seeds:
         Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.3, stratify=y, random_state=s)
         classes, y_enc = np.unique(ytr, return_inverse=True)
-        Xf, Xv, yf, yv = _validation_split(Xtr.astype(float), y_enc, 0.2, s)
+        Xf, Xv, yf, yv, *_ = _validation_split(Xtr.astype(float), y_enc, 0.2, s)
         out = {}
         for k in (0, max_points):
             LOG.clear(); t0 = time.perf_counter()

@@ -19,7 +19,7 @@ from tao_nb.path import tao_path
 def previous_default(Xtr, ytr, seed):
     "The TAOPathClassifier of the previous release: its split, one CART depth-8 path, node_tol 1e-4, no rescale."
     classes, y_enc = np.unique(ytr, return_inverse=True)
-    Xf, Xv, yf, yv = _validation_split(Xtr, y_enc, 0.2, seed)
+    Xf, Xv, yf, yv, *_ = _validation_split(Xtr, y_enc, 0.2, seed)
     p = tao_path(Xf, yf, X_val=Xv, y_val=yv, max_depth=8, node_tol=1e-4, rescale=False, random_state=seed)
     return lambda X: classes[p.predict(X)]
 
