@@ -229,13 +229,13 @@ class HaarTreeClassifier(_TreeClassifier, BaseEstimator):
                  tree=None): # an `SDTClassifier` (default: SDTClassifier())
         self.haar, self.tree = haar, tree
 
-    def fit(self, X, y):
-        "Check (X, y), transform the images to Haar features and grow the tree on them."
+    def fit(self, X, y, sample_weight=None):
+        "Check (X, y), transform the images to Haar features and grow the tree on them (weighted by `sample_weight`)."
         X, hw = flatten_images(X)
         X, classes, y_enc = validate_classification_data(self, X, y)
         self.haar_ = clone(self.haar if self.haar is not None else HaarFeatures())
         self.sdt_ = clone(self.tree if self.tree is not None else SDTClassifier())
-        self.sdt_.fit(self.haar_.fit_transform(X if hw is None else X.reshape(len(X), *hw)), classes[y_enc])
+        self.sdt_.fit(self.haar_.fit_transform(X if hw is None else X.reshape(len(X), *hw)), classes[y_enc], sample_weight=sample_weight)
         self.tree_, self.classes_ = self.sdt_.tree_, self.sdt_.classes_
         return self
 

@@ -13,7 +13,9 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, check_random_state, validate_data
 from .tree import Tree
 import numbers
-from .base import validate_classification_data, _TreeClassifier, numpydoc_sections, check_param
+from fastcore.basics import patch
+from .base import validate_classification_data, _TreeClassifier, numpydoc_sections, check_param, fit_weights
+from .tao import class_frequencies
 
 # %% auto #0
 __all__ = ['CRITERIA', 'impurity', 'Work', 'best_thresholds', 'NodeSplit', 'exhaustive_split', 'max_point_increase', 'SDTTrace',
@@ -70,6 +72,7 @@ def _increase(c, criterion):
     if criterion == 'gini': return 2 * c.astype(np.int64) - 1
     return _xlog2x(c) - _xlog2x(c - 1)
 
+# %% ../nbs/15_sdt.ipynb #880e4f69
 def _cut_criteria(lab, T, criterion):
     "(F, m-1) count-form criterion of every cut of sorted rows with labels `lab` and class totals `T`."
     m = lab.shape[1]; nL = np.arange(1, m, dtype=np.float64); nR = m - nL
@@ -86,37 +89,53 @@ def _cut_criteria(lab, T, criterion):
     if criterion == 'gini': return nL - gL / nL + nR - ((T ** 2).sum(1)[:, None] - gR) / nR
     return _xlog2x(nL) - gL + _xlog2x(nR) - (_xlog2x(T).sum(1)[:, None] - gR)
 
+def _weighted_cut_criteria(lab, wts, K, criterion):
+    "The same with point weights `wts`: (F, m-1, K) weighted left class counts, in the unweighted path's order of operations."
+    Lc = np.cumsum(np.eye(K)[lab] * wts[..., None], axis=1)
+    L, R = Lc[:, :-1], Lc[:, -1:] - Lc[:, :-1]; nL, nR = L.sum(-1), R.sum(-1)
+    if criterion == 'misclassification': return (nL - L.max(-1)) + (nR - R.max(-1))
+    if criterion == 'gini': return nL - (L * L).sum(-1) / nL + nR - (R * R).sum(-1) / nR
+    return _xlog2x(nL) - _xlog2x(L).sum(-1) + _xlog2x(nR) - _xlog2x(R).sum(-1)
+
 # %% ../nbs/15_sdt.ipynb #9542a526
+def _best_cut(v, crit, size_ok, unsplit):
+    "(criterion, threshold, valid) of each sorted row's best valid cut (threshold: the midpoint); `unsplit` where none is valid."
+    r = np.arange(len(v))
+    ok = (v[:, 1:] > v[:, :-1]) & size_ok
+    crit = np.where(ok, crit, np.inf)
+    i = crit.argmin(1); has = ok[r, i]
+    lo, hi = v[r, i].astype(np.float64), v[r, i + 1].astype(np.float64)
+    mid = (lo + hi) / 2
+    mid = np.where(mid >= hi, lo, mid)         # adjacent floats: the midpoint rounds up to hi
+    return np.where(has, crit[r, i], unsplit), np.where(has, mid, np.inf), has
+
+# %% ../nbs/15_sdt.ipynb #e842fa0b
 def best_thresholds(values,             # (F, m) each row sorted ascending
                     labels,             # (F, m) integer class codes in the same order
                     n_classes:int,      # K
                     criterion='gini',   # split criterion
-                    min_samples_leaf=1, # smallest child allowed
+                    min_samples_leaf=1, # smallest child allowed (in points, as scikit-learn's)
                     work:Work|None=None,# operation counter to update
-                    max_elements=2**21):# chunk size in (rows * m) elements
+                    max_elements=2**21, # chunk size in (rows * m) elements
+                    weights=None):      # (F, m) point weights in the same order (None: all 1)
     "Per row: (best count-form criterion, threshold, valid). Invalid rows get the unsplit impurity."
     if criterion not in CRITERIA: raise ValueError(f"criterion must be one of {CRITERIA}, got {criterion!r}")
     F, m = values.shape
     labels = np.asarray(labels).astype(np.int8 if n_classes <= 127 else np.int32, copy=False)
-    total = np.bincount((np.arange(F)[:, None] * n_classes + labels).ravel(), minlength=F * n_classes).reshape(F, n_classes).astype(np.float64)
+    total = np.bincount((np.arange(F)[:, None] * n_classes + labels).ravel(), None if weights is None else np.ravel(weights),
+                        minlength=F * n_classes).reshape(F, n_classes).astype(np.float64)
     best = impurity(total, criterion)            # no valid cut: criterion of leaving the set unsplit
     thr = np.full(F, np.inf); valid = np.zeros(F, bool)
     if m < 2 * max(min_samples_leaf, 1): return best, thr, valid
     if work is not None: work.criterion_evaluations += F * (m - 1)
     n_left = np.arange(1, m)
     size_ok = (n_left >= min_samples_leaf) & (m - n_left >= min_samples_leaf)
-    step = max(1, max_elements // m)
+    step = max(1, max_elements // (m if weights is None else m * n_classes))
     for s in range(0, F, step):
-        v = values[s:s + step]; r = np.arange(len(v))
-        ok = (v[:, 1:] > v[:, :-1]) & size_ok
-        crit = np.where(ok, _cut_criteria(labels[s:s + step], total[s:s + step], criterion), np.inf)
-        i = crit.argmin(1); has = ok[r, i]
-        lo, hi = v[r, i].astype(np.float64), v[r, i + 1].astype(np.float64)
-        mid = (lo + hi) / 2
-        mid = np.where(mid >= hi, lo, mid)         # adjacent floats: the midpoint rounds up to hi
-        best[s:s + step] = np.where(has, crit[r, i], best[s:s + step])
-        thr[s:s + step] = np.where(has, mid, np.inf)
-        valid[s:s + step] = has
+        sl = slice(s, s + step)
+        crit = (_cut_criteria(labels[sl], total[sl], criterion) if weights is None
+                else _weighted_cut_criteria(labels[sl], np.asarray(weights[sl], dtype=np.float64), n_classes, criterion))
+        best[sl], thr[sl], valid[sl] = _best_cut(values[sl], crit, size_ok, best[sl])
     return best, thr, valid
 
 # %% ../nbs/15_sdt.ipynb #68c4a989
@@ -132,6 +151,7 @@ def _gather(X, idx, features):
     block = X[idx, features] if isinstance(features, slice) else X[np.ix_(idx, features)]
     return np.ascontiguousarray(block.T)
 
+# %% ../nbs/15_sdt.ipynb #0411d58a
 def exhaustive_split(X,                  # (N, D) inputs
                      y,                  # (N,) integer class codes 0..K-1
                      n_classes:int,      # K
@@ -140,9 +160,11 @@ def exhaustive_split(X,                  # (N, D) inputs
                      criterion='gini',   # split criterion
                      min_samples_leaf=1, # smallest child allowed
                      work:Work|None=None,# operation counter to update
-                     chunk_elements=2**23): # features per chunk: chunk_elements // len(idx)
+                     chunk_elements=2**23, # features per chunk: chunk_elements // len(idx)
+                     sample_weight=None):  # (N,) point weights (None: all 1); eq. 2 then divides by their sum
     "Exact solution of eq. 2 over `features`: sort each feature, scan with cumulative counts."
     idx = np.arange(len(X)) if idx is None else np.asarray(idx)
+    wi = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)[idx]
     n_feat = X.shape[1] if features is None else len(features)
     n = len(idx); best = (np.inf, -1, np.inf); yi = y[idx]
     step = max(1, chunk_elements // max(n, 1))
@@ -152,12 +174,12 @@ def exhaustive_split(X,                  # (N, D) inputs
         o = np.argsort(v, axis=1)
         if work is not None: work.add_sort(len(fs), n)
         c, t, ok = best_thresholds(np.take_along_axis(v, o, 1), yi[o], n_classes, criterion,
-                                   min_samples_leaf, work)
+                                   min_samples_leaf, work, weights=None if wi is None else wi[o])
         c = np.where(ok, c, np.inf); i = int(c.argmin())
         if c[i] < best[0]: best = (c[i], int(fs[i]), t[i])
-    if best[1] < 0:
-        return NodeSplit(-1, np.inf, float(impurity(np.bincount(yi, minlength=n_classes), criterion)) / max(n, 1), False)
-    return NodeSplit(best[1], float(best[2]), float(best[0]) / n, True)
+    size = n if wi is None else float(wi.sum())
+    if best[1] < 0: return NodeSplit(-1, np.inf, float(impurity(np.bincount(yi, wi, minlength=n_classes), criterion)) / max(size, 1), False)
+    return NodeSplit(best[1], float(best[2]), float(best[0]) / size, True)
 
 # %% ../nbs/15_sdt.ipynb #36295fb4
 def max_point_increase(criterion, # split criterion
@@ -181,16 +203,19 @@ class SDTTrace:
     survivors: np.ndarray | None = None                 # features searched exactly in step 5
     fallback: bool = False                              # step 5 had to search every feature
 
-def split_criterion(X, y, n_classes, idx, feature, threshold, criterion='gini'):
-    "Eq. 2 for one given split of the points `idx`."
+# %% ../nbs/15_sdt.ipynb #00f82f45
+def split_criterion(X, y, n_classes, idx, feature, threshold, criterion='gini', sample_weight=None):
+    "Eq. 2 for one given split of the points `idx` (weighted: counts and |S_j| are sums of `sample_weight`)."
     r = X[idx, feature] > threshold
-    return float(impurity(np.bincount(y[idx][~r], minlength=n_classes), criterion)
-                 + impurity(np.bincount(y[idx][r], minlength=n_classes), criterion)) / len(idx)
+    w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)[idx]
+    side = lambda m: impurity(np.bincount(y[idx][m], None if w is None else w[m], minlength=n_classes), criterion)
+    return float(side(~r) + side(r)) / (len(idx) if w is None else w.sum())
 
 def batch_size(n, batch_exponent=10, min_batch=20):
     "N_0: points drawn per iteration at a node of n points, max(ceil(n / 2^batch_exponent), min_batch), at most n."
     return min(n, max(math.ceil(n / 2 ** batch_exponent), min_batch))
 
+# %% ../nbs/15_sdt.ipynb #d358fc05
 def n_candidate_features(D, max_features=None):
     "How many of D features a node searches: all (None), an int (at most D), or a fraction of D (at least 1)."
     if max_features is None: return D
@@ -209,6 +234,38 @@ def halving_sort_work(n, D, n0, alpha):
     return w + f * n * math.log2(max(n, 2))
 
 # %% ../nbs/15_sdt.ipynb #723eb9ba
+def _merge_sorted(vals, ids, bv, bi, work=None):
+    "Merge, row by row, the sorted runs (vals, ids) and (bv, bi) of values and the points they belong to (timsort: linear)."
+    if vals is None: return bv, bi
+    v2, i2 = np.concatenate([vals, bv], 1), np.concatenate([ids, bi], 1)
+    o = np.argsort(v2, axis=1, kind='stable')
+    if work is not None: work.merge += v2.size
+    return np.take_along_axis(v2, o, 1), np.take_along_axis(i2, o, 1)
+
+# %% ../nbs/15_sdt.ipynb #39222d66
+def _halving(X, y, n_classes, idx, features, drawn, n0, alpha, criterion, all_features, work, trace, check_full, w):
+    "Steps 1-4: score the features on a growing random subset `drawn` of the node's points, keep the better half each time."
+    size = len(idx) if w is None else float(w[idx].sum())     # |S_j| (weighted: the sum of its weights)
+    L_max, vals, ids = max_point_increase(criterion, size), None, None
+    for k in range(alpha):
+        if len(features) == 1: break
+        batch = drawn[k * n0:(k + 1) * n0]
+        if len(batch) == 0: break                              # S_c is exhausted
+        bv = _gather(X, batch, slice(None) if k == 0 and all_features else features); o = np.argsort(bv, axis=1)
+        if work is not None: work.add_sort(len(features), len(batch))
+        vals, ids = _merge_sorted(vals, ids, np.take_along_axis(bv, o, 1), batch[o], work)
+        crit, thr, _ = best_thresholds(vals, y[ids], n_classes, criterion, 1, work, weights=None if w is None else w[ids])
+        if trace is not None:
+            b = int(crit.argmin()); m = vals.shape[1] if w is None else float(w[ids[0]].sum())
+            trace.subset_size.append(vals.shape[1]); trace.n_features.append(len(features))
+            trace.best_feature.append(int(features[b])); trace.subset_criterion.append(float(crit[b]) / m)
+            trace.upper_bound.append((float(crit[b]) + (size - m) * L_max) / size)
+            if check_full: trace.full_criterion.append(split_criterion(X, y, n_classes, idx, features[b], thr[b], criterion, w))
+        keep = np.sort(np.argsort(crit, kind='stable')[:(len(features) + 1) // 2])
+        features, vals, ids = features[keep], vals[keep], ids[keep]
+    return features
+
+# %% ../nbs/15_sdt.ipynb #e083adba
 def sdt_split(X,                   # (N, D) inputs
               y,                   # (N,) integer class codes 0..K-1
               n_classes:int,       # K
@@ -222,49 +279,22 @@ def sdt_split(X,                   # (N, D) inputs
               rng=None,            # `np.random.Generator` or seed
               work:Work|None=None, # operation counter to update
               trace:SDTTrace|None=None, # filled with the per-iteration record if given
-              check_full=False):   # also record L^k(S_j) in the trace (one extra pass)
+              check_full=False,    # also record L^k(S_j) in the trace (one extra pass)
+              sample_weight=None): # (N,) point weights (None: all 1): the criteria count weight, batches are drawn by point
     "Stochastic split search (steps 1-5 of the paper) at one node; returns a `NodeSplit`."
-    rng = np.random.default_rng(rng)
-    idx = np.arange(len(X)) if idx is None else np.asarray(idx)
+    rng, idx = np.random.default_rng(rng), np.arange(len(X)) if idx is None else np.asarray(idx)
     n, D = len(idx), X.shape[1]
-    n0 = batch_size(n, batch_exponent, min_batch)
-    d = n_candidate_features(D, max_features)
+    n0, d = batch_size(n, batch_exponent, min_batch), n_candidate_features(D, max_features)
     features = np.arange(D) if d == D else np.sort(rng.choice(D, d, replace=False))
+    search = lambda fs: exhaustive_split(X, y, n_classes, idx, fs, criterion, min_samples_leaf, work, sample_weight=sample_weight)
     if alpha == 0 or d * n * math.log2(max(n, 2)) <= halving_sort_work(n, d, n0, alpha):
-        # small node: the exhaustive search costs no more than the halving (always so when N_0 >= N_j)
-        if trace is not None: trace.survivors = features
-        res = exhaustive_split(X, y, n_classes, idx, None if d == D else features, criterion, min_samples_leaf, work)
-        return res if res.valid or d == D else exhaustive_split(X, y, n_classes, idx, None, criterion, min_samples_leaf, work)
-    drawn = idx[rng.choice(n, size=min(n, alpha * n0), replace=False)] if alpha > 0 else idx[:0]
-    L_max = max_point_increase(criterion, n)
-    vals = labs = None
-    for k in range(alpha):
-        if len(features) == 1: break
-        batch = drawn[k * n0:(k + 1) * n0]
-        if len(batch) == 0: break                              # S_c is exhausted
-        bv = _gather(X, batch, slice(None) if k == 0 and d == D else features); o = np.argsort(bv, axis=1)
-        bv, bl = np.take_along_axis(bv, o, 1), y[batch][o]
-        if work is not None: work.add_sort(len(features), len(batch))
-        if vals is None: vals, labs = bv, bl
-        else:                                                  # merge two sorted runs per row
-            v2 = np.concatenate([vals, bv], 1); l2 = np.concatenate([labs, bl], 1)
-            o = np.argsort(v2, axis=1, kind='stable')
-            vals, labs = np.take_along_axis(v2, o, 1), np.take_along_axis(l2, o, 1)
-            if work is not None: work.merge += vals.size
-        m = vals.shape[1]
-        crit, thr, _ = best_thresholds(vals, labs, n_classes, criterion, 1, work)
-        b = int(crit.argmin())
-        if trace is not None:
-            trace.subset_size.append(m); trace.n_features.append(len(features))
-            trace.best_feature.append(int(features[b]))
-            trace.subset_criterion.append(float(crit[b]) / m)
-            trace.upper_bound.append((float(crit[b]) + (n - m) * L_max) / n)
-            if check_full: trace.full_criterion.append(split_criterion(X, y, n_classes, idx, features[b], thr[b], criterion))
-        keep = np.sort(np.argsort(crit, kind='stable')[:(len(features) + 1) // 2])
-        features, vals, labs = features[keep], vals[keep], labs[keep]
-    res = exhaustive_split(X, y, n_classes, idx, features, criterion, min_samples_leaf, work)
-    fallback = not res.valid and len(features) < D
-    if fallback: res = exhaustive_split(X, y, n_classes, idx, None, criterion, min_samples_leaf, work)
+        if trace is not None: trace.survivors = features      # a small node: the exhaustive search costs no more
+        res = search(None if d == D else features)
+        return res if res.valid or d == D else search(None)
+    drawn = idx[rng.choice(n, size=min(n, alpha * n0), replace=False)]
+    features = _halving(X, y, n_classes, idx, features, drawn, n0, alpha, criterion, d == D, work, trace, check_full, sample_weight)
+    res = search(features); fallback = not res.valid and len(features) < D
+    if fallback: res = search(None)
     if trace is not None: trace.survivors, trace.fallback = features, fallback
     return res
 
@@ -297,49 +327,58 @@ class SDTClassifier(_TreeClassifier, BaseEstimator):
                  criterion='gini',     # 'gini', 'entropy' or 'misclassification'
                  min_batch=20,         # floor on the batch size (the paper's N_0 = 20)
                  max_features=None,    # None: every node searches all features; int or fraction: a random subset per node
-                 random_state=None):   # seed, `RandomState` or None
+                 random_state=None,    # seed, `RandomState` or None
+                 class_weight=None):   # None, a dict label -> weight, or 'balanced': multiplies `fit`'s sample_weight
         self.max_depth, self.min_samples_leaf, self.batch_exponent, self.alpha = max_depth, min_samples_leaf, batch_exponent, alpha
         self.criterion, self.min_batch, self.max_features, self.random_state = criterion, min_batch, max_features, random_state
+        self.class_weight = class_weight
 
-    def _check_params(self):
-        if self.max_depth is not None: check_param('max_depth', self.max_depth, numbers.Integral, 0)
-        check_param('min_samples_leaf', self.min_samples_leaf, numbers.Integral, 1)
-        check_param('alpha', self.alpha, numbers.Integral, 0)
-        check_param('min_batch', self.min_batch, numbers.Integral, 1)
-        check_param('batch_exponent', self.batch_exponent, numbers.Real, 0)
-        n_candidate_features(1, self.max_features)  # raises on a bad value
-        if self.criterion not in CRITERIA:
-            raise ValueError(f"criterion must be one of {CRITERIA}, got {self.criterion!r}")
+# %% ../nbs/15_sdt.ipynb #0d87781c
+@patch
+def _check_params(self:SDTClassifier):
+    if self.max_depth is not None: check_param('max_depth', self.max_depth, numbers.Integral, 0)
+    check_param('min_samples_leaf', self.min_samples_leaf, numbers.Integral, 1)
+    check_param('alpha', self.alpha, numbers.Integral, 0)
+    check_param('min_batch', self.min_batch, numbers.Integral, 1)
+    check_param('batch_exponent', self.batch_exponent, numbers.Real, 0)
+    n_candidate_features(1, self.max_features)  # raises on a bad value
+    if self.criterion not in CRITERIA:
+        raise ValueError(f"criterion must be one of {CRITERIA}, got {self.criterion!r}")
 
-    def _validated(self, X):
-        "Checked inputs for prediction; float32 stays float32 (thresholds compare exactly: numpy promotes to float64)."
-        check_is_fitted(self)
-        return validate_data(self, X, reset=False, dtype=(np.float64, np.float32))
+@patch
+def _validated(self:SDTClassifier, X):
+    "Checked inputs for prediction; float32 stays float32 (thresholds compare exactly: numpy promotes to float64)."
+    check_is_fitted(self)
+    return validate_data(self, X, reset=False, dtype=(np.float64, np.float32))
 
-    def fit(self, X, y):
-        "Grow the tree on (X, y)."
-        self._check_params()
-        X, self.classes_, y_enc = validate_training_data(self, X, y)
-        K = len(self.classes_)
-        rng = np.random.default_rng(check_random_state(self.random_state).randint(np.iinfo(np.int32).max))
-        max_depth = np.inf if self.max_depth is None else self.max_depth
-        msl, work = self.min_samples_leaf, Work()
-        left, right, feature, threshold, value = [], [], [], [], []
-        def new_node(pts):
-            left.append(-1); right.append(-1); feature.append(-1); threshold.append(0.0)
-            value.append(np.bincount(y_enc[pts], minlength=K) / len(pts)); return len(left) - 1
-        level, depth = [(new_node(np.arange(len(X))), np.arange(len(X)))], 0
-        while level:
-            nxt = []
-            for node, pts in level:
-                if depth >= max_depth or len(pts) < 2 * msl or value[node].max() == 1.0: continue
-                s = sdt_split(X, y_enc, K, pts, self.batch_exponent, self.alpha, self.criterion, msl, self.min_batch, self.max_features, rng, work)
-                if not s.valid: continue
-                go_right = X[pts, s.feature] > s.threshold
-                feature[node], threshold[node] = s.feature, s.threshold
-                for side, sub in ((left, pts[~go_right]), (right, pts[go_right])):
-                    side[node] = new_node(sub); nxt.append((side[node], sub))
-            level, depth = nxt, depth + 1
-        self.tree_ = Tree(left, right, threshold, np.array(value), feature=feature, n_features=X.shape[1])
-        self.work_ = work
-        return self
+# %% ../nbs/15_sdt.ipynb #085ff880
+@patch
+def fit(self:SDTClassifier, X, y, sample_weight=None):
+    "Grow the tree on (X, y), weighted by `sample_weight` times `class_weight`."
+    self._check_params()
+    X, classes, y_enc = validate_training_data(self, X, y)
+    X, y_enc, self.classes_, sw = fit_weights(X, y_enc, sample_weight, self.class_weight, classes)
+    K = len(self.classes_)
+    rng = np.random.default_rng(check_random_state(self.random_state).randint(np.iinfo(np.int32).max))
+    max_depth = np.inf if self.max_depth is None else self.max_depth
+    msl, work = self.min_samples_leaf, Work()
+    left, right, feature, threshold, value = [], [], [], [], []
+    def new_node(pts):
+        left.append(-1); right.append(-1); feature.append(-1); threshold.append(0.0)
+        value.append(class_frequencies(y_enc[pts], np.zeros(K), None if sw is None else sw[pts])); return len(left) - 1
+    level, depth = [(new_node(np.arange(len(X))), np.arange(len(X)))], 0
+    while level:
+        nxt = []
+        for node, pts in level:
+            if depth >= max_depth or len(pts) < 2 * msl or value[node].max() == 1.0: continue
+            s = sdt_split(X, y_enc, K, pts, self.batch_exponent, self.alpha, self.criterion, msl, self.min_batch,
+                          self.max_features, rng, work, sample_weight=sw)
+            if not s.valid: continue
+            go_right = X[pts, s.feature] > s.threshold
+            feature[node], threshold[node] = s.feature, s.threshold
+            for side, sub in ((left, pts[~go_right]), (right, pts[go_right])):
+                side[node] = new_node(sub); nxt.append((side[node], sub))
+        level, depth = nxt, depth + 1
+    self.tree_ = Tree(left, right, threshold, np.array(value), feature=feature, n_features=X.shape[1])
+    self.work_ = work
+    return self

@@ -80,12 +80,9 @@ def test_the_order_check_catches_a_late_import():
 
 # Issue 11 item 7: exported cells of at most ~30 lines, each followed by its demonstration (as in fastcore's notebooks).
 MAX_EXPORTED_LINES = 32
-# Cells still being split by another helper (notebooks 14, 15, 18), named by (notebook, first def/class of the cell).
-# That helper removes each entry when its cell is split; an entry whose cell is short (or gone) fails the test below.
-PENDING_LONG_CELLS = {
-    ('15_sdt.ipynb', '_own_class_counts'), ('15_sdt.ipynb', 'NodeSplit'), ('15_sdt.ipynb', 'SDTTrace'),
-    ('15_sdt.ipynb', 'sdt_split'), ('15_sdt.ipynb', 'SDTClassifier'),
-}
+# Cells allowed to stay long while they are being split, named by (notebook, first def/class of the cell): none left
+# (the last ones, in 14, 15 and 18, were split). An entry whose cell is short (or gone) fails the test below.
+PENDING_LONG_CELLS = set()
 
 
 def _long_exported_cells(cells, name, limit=MAX_EXPORTED_LINES):

@@ -202,3 +202,50 @@ def test_demo_shows_progress_unless_quiet(monkeypatch, tmp_path):
     for argv, verbose in ((['--depths', '2'], True), (['--depths', '2', '--quiet'], False)):
         demo.main(argv + ['--figure', str(tmp_path / 'h.png')])
         assert calls.pop() == {'verbose': verbose}
+
+
+# ---- SDT and Haar trees ---------------------------------------------------------------------------------------
+from tao_nb.haar import HaarTreeClassifier  # noqa: E402
+from tao_nb.sdt import SDTClassifier  # noqa: E402
+
+
+@pytest.mark.parametrize('criterion', ['gini', 'misclassification'])
+def test_sdt_integer_weights_are_repeated_rows(criterion):
+    # alpha=0 is the exhaustive search; with alpha > 0 the random batches are drawn by point (see 15_sdt)
+    est = SDTClassifier(max_depth=6, alpha=0, criterion=criterion, random_state=0)
+    a, b = weighted_and_repeated(est, X, y, W)
+    assert_same_tree(a, b, X)
+    assert not np.array_equal(a.tree_.threshold, copy.deepcopy(est).fit(X, y).tree_.threshold)
+
+
+def test_sdt_zero_weights_are_dropped_rows_and_class_weight():
+    keep = W > 0
+    for est in (SDTClassifier(max_depth=6, random_state=0), SDTClassifier(max_depth=6, alpha=2, batch_exponent=1, random_state=0)):
+        assert_same_tree(copy.deepcopy(est).fit(X, y, sample_weight=keep * 1.0), copy.deepcopy(est).fit(X[keep], y[keep]), X)
+    cw = {k: 1.0 + k % 3 for k in range(10)}
+    a = SDTClassifier(max_depth=5, random_state=0, class_weight=cw).fit(X, y)
+    b = SDTClassifier(max_depth=5, random_state=0).fit(X, y, sample_weight=np.array([cw[k] for k in y]))
+    assert_same_tree(a, b, X)
+
+
+def test_sdt_weights_checked_and_not_mutated():
+    w = W.copy()
+    SDTClassifier(max_depth=3).fit(X, y, sample_weight=w)
+    np.testing.assert_array_equal(w, W)
+    with pytest.raises(ValueError, match='Negative'): SDTClassifier().fit(X, y, sample_weight=-W)
+    with pytest.raises(ValueError, match='sample_weight.shape'): SDTClassifier().fit(X, y, sample_weight=W[:10])
+
+
+def test_sdt_balanced_improves_balanced_accuracy():
+    Xa, ya = load_digits(return_X_y=True)
+    Xtr, Xte, ytr, yte = train_test_split(Xa, (ya == 9).astype(int), test_size=0.3, stratify=ya, random_state=0)
+    plain = SDTClassifier(max_depth=3, random_state=0).fit(Xtr, ytr)
+    bal = SDTClassifier(max_depth=3, random_state=0, class_weight='balanced').fit(Xtr, ytr)
+    assert balanced_accuracy_score(yte, bal.predict(Xte)) > balanced_accuracy_score(yte, plain.predict(Xte)) + 0.02
+
+
+def test_haar_tree_passes_weights_to_sdt():
+    est = HaarTreeClassifier(tree=SDTClassifier(max_depth=4, alpha=0, random_state=0))
+    a, b = weighted_and_repeated(est, X, y, W)
+    np.testing.assert_array_equal(a.tree_.feature, b.tree_.feature)
+    np.testing.assert_array_equal(a.predict(X), b.predict(X))

@@ -28,13 +28,24 @@ def digits():
 
 
 # --- scikit-learn conformance -------------------------------------------------------------
+def _expected_failures(est):
+    "Checks an SDT tree cannot pass, with the reason (tests/test_sample_weight.py tests what holds instead)."
+    if not isinstance(est, SDTClassifier): return {}
+    out = {'check_class_weight_classifiers': 'a tree grown until pure (or to depth 3) without a minimum leaf weight, '
+                                             'as DecisionTreeClassifier without min_weight_fraction_leaf'}
+    if est.criterion == 'entropy':   # sum g(c) over single points vs the weighted x log x: equal up to rounding, and the
+        out['check_sample_weight_equivalence_on_dense_data'] = 'entropy ties broken by rounding'   # checks' data has ties
+    return out
+
+
 @parametrize_with_checks([SDTClassifier(random_state=0), SDTClassifier(alpha=0, criterion='entropy', random_state=0),
                           SDTClassifier(max_depth=3, batch_exponent=2, alpha=3, criterion='misclassification', random_state=0),
                           SDTClassifier(max_features=0.5, random_state=0),
                           HaarFeatures(), HaarFeatures(families=('edge_h', 'line_h'), cell_sizes=(1, 2), dtype='float64'),
                           # unbounded depth: on the checks' 2-feature data the only Haar feature is x1 - x0, and
                           # check_classifiers_train asks for > 0.83 training accuracy
-                          HaarTreeClassifier(tree=SDTClassifier(random_state=0))])
+                          HaarTreeClassifier(tree=SDTClassifier(random_state=0))],
+                         expected_failed_checks=lambda est: _expected_failures(est))
 def test_sklearn_compatible(estimator, check):
     check(estimator)
 
