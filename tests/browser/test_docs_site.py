@@ -60,7 +60,10 @@ def test_notebook_page_with_math_renders_mathml(site, page, shots):
     imgs = page.locator('main img')
     for k in range(imgs.count()):
         imgs.nth(k).scroll_into_view_if_needed()
-        assert imgs.nth(k).evaluate("i => i.complete && i.naturalWidth > 0"), f"figure {k} of {name} did not load"
+        loaded = imgs.nth(k).evaluate(   # lazy images start loading when scrolled to: wait for their load (or error) event
+            "i => i.complete ? i.naturalWidth > 0 : new Promise(r => { i.addEventListener('load', () => r(i.naturalWidth > 0));"
+            " i.addEventListener('error', () => r(false)); })")
+        assert loaded, f"figure {k} of {name} did not load"
 
 
 def test_api_page_renders(site, page, shots):
