@@ -14,6 +14,7 @@ from sklearn.utils.validation import check_is_fitted, check_random_state, valida
 from .tree import Tree
 import numbers
 from fastcore.basics import patch
+from tqdm.auto import tqdm
 from .base import validate_classification_data, _TreeClassifier, numpydoc_sections, check_param, fit_weights
 from .tao import class_frequencies
 
@@ -328,10 +329,11 @@ class SDTClassifier(_TreeClassifier, BaseEstimator):
                  min_batch=20,         # floor on the batch size (the paper's N_0 = 20)
                  max_features=None,    # None: every node searches all features; int or fraction: a random subset per node
                  random_state=None,    # seed, `RandomState` or None
-                 class_weight=None):   # None, a dict label -> weight, or 'balanced': multiplies `fit`'s sample_weight
+                 class_weight=None,    # None, a dict label -> weight, or 'balanced': multiplies `fit`'s sample_weight
+                 verbose=False):       # show the growth, one depth level at a time (`tqdm.auto`)
         self.max_depth, self.min_samples_leaf, self.batch_exponent, self.alpha = max_depth, min_samples_leaf, batch_exponent, alpha
         self.criterion, self.min_batch, self.max_features, self.random_state = criterion, min_batch, max_features, random_state
-        self.class_weight = class_weight
+        self.class_weight, self.verbose = class_weight, verbose
 
 # %% ../nbs/15_sdt.ipynb #0d87781c
 @patch
@@ -367,18 +369,19 @@ def fit(self:SDTClassifier, X, y, sample_weight=None):
         left.append(-1); right.append(-1); feature.append(-1); threshold.append(0.0)
         value.append(class_frequencies(y_enc[pts], np.zeros(K), None if sw is None else sw[pts])); return len(left) - 1
     level, depth = [(new_node(np.arange(len(X))), np.arange(len(X)))], 0
-    while level:
-        nxt = []
-        for node, pts in level:
-            if depth >= max_depth or len(pts) < 2 * msl or value[node].max() == 1.0: continue
-            s = sdt_split(X, y_enc, K, pts, self.batch_exponent, self.alpha, self.criterion, msl, self.min_batch,
-                          self.max_features, rng, work, sample_weight=sw)
-            if not s.valid: continue
-            go_right = X[pts, s.feature] > s.threshold
-            feature[node], threshold[node] = s.feature, s.threshold
-            for side, sub in ((left, pts[~go_right]), (right, pts[go_right])):
-                side[node] = new_node(sub); nxt.append((side[node], sub))
-        level, depth = nxt, depth + 1
+    with tqdm(desc='SDTClassifier: depth levels', unit='level', disable=not self.verbose) as bar:
+        while level:
+            nxt = []
+            for node, pts in level:
+                if depth >= max_depth or len(pts) < 2 * msl or value[node].max() == 1.0: continue
+                s = sdt_split(X, y_enc, K, pts, self.batch_exponent, self.alpha, self.criterion, msl, self.min_batch,
+                              self.max_features, rng, work, sample_weight=sw)
+                if not s.valid: continue
+                go_right = X[pts, s.feature] > s.threshold
+                feature[node], threshold[node] = s.feature, s.threshold
+                for side, sub in ((left, pts[~go_right]), (right, pts[go_right])):
+                    side[node] = new_node(sub); nxt.append((side[node], sub))
+            level, depth = nxt, depth + 1; bar.update()
     self.tree_ = Tree(left, right, threshold, np.array(value), feature=feature, n_features=X.shape[1])
     self.work_ = work
     return self

@@ -249,3 +249,11 @@ def test_haar_tree_passes_weights_to_sdt():
     a, b = weighted_and_repeated(est, X, y, W)
     np.testing.assert_array_equal(a.tree_.feature, b.tree_.feature)
     np.testing.assert_array_equal(a.predict(X), b.predict(X))
+
+
+def test_sdt_progress(capsys):
+    a = SDTClassifier(max_depth=4, random_state=0).fit(X, y)
+    assert capsys.readouterr() == ('', '')
+    b = SDTClassifier(max_depth=4, random_state=0, verbose=True).fit(X, y)
+    assert 'SDTClassifier: depth levels' in capsys.readouterr().err
+    np.testing.assert_array_equal(a.tree_.threshold, b.tree_.threshold)
