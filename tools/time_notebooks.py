@@ -66,7 +66,9 @@ def time_notebook(path, timeout=None):
     os.environ.clear(); os.environ.update(_reader_env())        # the kernel inherits this process's environment
     t0, err = time.monotonic(), None
     try: client.execute()
-    except Exception as e: err = f"{type(e).__name__}: {str(e).strip().splitlines()[-1] if str(e).strip() else ''}"
+    except Exception as e:
+        lines = [l for l in str(e).splitlines() if l.strip() and not set(l.strip()) <= set('-')]
+        err = f"{type(e).__name__}: {lines[-1] if lines else ''}"
     finally: os.environ.clear(); os.environ.update(saved)
     return time.monotonic() - t0, client.times, client.silences, err
 
