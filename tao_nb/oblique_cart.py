@@ -14,17 +14,19 @@ __all__ = ['CHUNK', 'GAP', 'CRITERIA', 'impurity', 'split_score', 'line_search',
            'grow_oblique']
 
 # %% ../nbs/10_oblique_cart.ipynb #8c58ac34
-def impurity(T):
-    "Impurity sum ||t_n||^2 - ||sum t_n||^2 / m of a set with target rows T (m, k): m x Gini for one-hot rows."
+def impurity(T, weight=None):
+    "Impurity sum ||t_n||^2 - ||sum t_n||^2 / m of a set with target rows T (m, k): m x Gini for one-hot rows (weighted: sums over w_n)."
     T = np.asarray(T, dtype=np.float64)
     if not len(T): return 0.0
+    if weight is not None: s = weight @ T; return float(weight @ (T * T).sum(1) - s @ s / weight.sum())
     s = T.sum(0)
     return float((T * T).sum() - s @ s / len(T))
 
-def split_score(right, T, min_leaf=1):
+def split_score(right, T, min_leaf=1, weight=None):
     "Split score ||T_R||^2/n_R + ||T_L||^2/n_L of the split `right` (bool per row of T); -inf if a side has < min_leaf points."
     right = np.asarray(right, dtype=bool); nR = int(right.sum()); nL = len(right) - nR
     if nR < min_leaf or nL < min_leaf: return -np.inf
+    if weight is not None: T, nR, nL = T * weight[:, None], weight[right].sum(), weight[~right].sum()   # sums of w_n t_n and w_n
     TR = T[right].sum(0); TL = T.sum(0) - TR
     return float(TR @ TR / nR + TL @ TL / nL)
 
@@ -73,24 +75,29 @@ def _scores_classes(order, s, start_right, y, K):
         return SR / nR + SL / nL, nR, nL
 
 # %% ../nbs/10_oblique_cart.ipynb #533d5f9f
-def _scores_values(order, s, start_right, T):
-    "Split score after each crossing for real target rows T (m, k): signed cumulative sums of the targets."
+def _scores_values(order, s, start_right, T, weight=None):
+    "Split score after each crossing for real target rows T (m, k): signed cumulative sums of the (weighted) targets; point counts."
     J, m = order.shape
     if s is None: s, start_right = -np.ones((J, m)), np.ones((J, m), dtype=bool)
+    if weight is not None: T = T * weight[:, None]
     base = start_right.astype(np.float64) @ T
     R = base.T[:, :, None] + np.cumsum(s[None] * T.T[:, order], -1)    # (k, J, m)
     L = T.sum(0)[:, None, None] - R
     nR = start_right.sum(1)[:, None] + np.cumsum(s, 1); nL = m - nR
+    wR = nR if weight is None else (start_right @ weight)[:, None] + np.cumsum(s * weight[order], 1)
+    wL = nL if weight is None else weight.sum() - wR
     with np.errstate(divide='ignore', invalid='ignore'):
-        return (R * R).sum(0) / nR + (L * L).sum(0) / nL, nR, nL
+        return (R * R).sum(0) / wR + (L * L).sum(0) / wL, nR, nL
 
 # %% ../nbs/10_oblique_cart.ipynb #497bbfc7
 def line_search(V,              # (J, m) or (1, m) margins V_n = w.x_n - b (right iff > 0)
                 G,              # (J, m) or (1, m) slopes g_n of each direction; None: slope -1 (threshold / axis search)
                 T,              # (m, k) target rows (one-hot or responses)
                 y=None,         # (m,) small-int class labels: the fast class path (T must then be one-hot of y)
-                min_leaf=1):    # minimum points on each side
+                min_leaf=1,     # minimum points on each side
+                weight=None):   # (m,) positive point weights (the response path on w_n t_n; None: all 1)
     "Best step alpha along each of J directions, and its split score (-inf: no valid split)."
+    if weight is not None: y = None
     J, m = np.shape(V) if G is None else np.broadcast_shapes(np.shape(V), np.shape(G))
     V = np.broadcast_to(V, (J, m)); G = None if G is None else np.broadcast_to(G, (J, m))
     alpha, score = np.zeros(J), np.full(J, -np.inf)
@@ -99,7 +106,7 @@ def line_search(V,              # (J, m) or (1, m) margins V_n = w.x_n - b (righ
     for j0 in range(0, J, step):
         a, order, s, start = _breakpoints(V[j0:j0 + step], None if G is None else G[j0:j0 + step])
         sc, nR, nL = (_scores_classes(order, s, start, y, T.shape[1]) if y is not None
-                      else _scores_values(order, s, start, T))
+                      else _scores_values(order, s, start, T, weight))
         with np.errstate(invalid="ignore"): gap_ok = a[:, 1:] - a[:, :-1] > GAP * (np.abs(a[:, 1:]) + np.abs(a[:, :-1]))   # distinct, not by rounding
         ok = gap_ok & np.isfinite(a[:, 1:]) & (nR[:, :-1] >= min_leaf) & (nL[:, :-1] >= min_leaf)
         sc = np.where(ok, sc[:, :-1], -np.inf)
@@ -117,15 +124,15 @@ class NodeSplit(NamedTuple):
     axis_score: float   # split score of the best axis-aligned split
     moves: int          # accepted moves (coordinate steps and random jumps)
 
-def _axis_search(Z, T, y, min_leaf):
+def _axis_search(Z, T, y, min_leaf, weight=None):
     "Varying features, rows (z_j of the varying features; last row -1 for b), best threshold and score per feature."
     free = np.flatnonzero(np.ptp(Z, axis=0) > 0)
     ZaT = np.empty((len(free) + 1, len(Z))); ZaT[:-1] = Z[:, free].T; ZaT[-1] = -1.0   # contiguous rows
-    alpha, score = line_search(ZaT[:-1], None, T, y, min_leaf)
+    alpha, score = line_search(ZaT[:-1], None, T, y, min_leaf, weight)
     return free, ZaT, alpha, score
 
 # %% ../nbs/10_oblique_cart.ipynb #dd5eabc4
-def _descend(ZaT, T, y, h, score, min_leaf, rng, max_moves, block, patience, n_directions, rtol=1e-12):
+def _descend(ZaT, T, y, h, score, min_leaf, rng, max_moves, block, patience, n_directions, rtol=1e-12, weight=None):
     "Coordinate descent in blocks + random jumps from hyperplane h (rows of ZaT: coordinates, last = -1 for b)."
     J = len(ZaT); moves = visited = failed = 0
     order = rng.permutation(J - 1)
@@ -135,17 +142,17 @@ def _descend(ZaT, T, y, h, score, min_leaf, rng, max_moves, block, patience, n_d
     while moves < max_moves:
         if failed < patience:                                   # the next block of coordinates (and b)
             cols = blocks[visited % len(blocks)]; visited += 1
-            G = ZaT[cols]; alpha, s = line_search(V[None], G, T, y, min_leaf); j = int(s.argmax())
+            G = ZaT[cols]; alpha, s = line_search(V[None], G, T, y, min_leaf, weight); j = int(s.argmax())
             new = h.copy(); new[cols[j]] += alpha[j]
         else:                                                   # a (block-wise) local optimum: random jumps
             D = rng.standard_normal((J, n_directions)); G = (ZaT.T @ D).T
-            alpha, s = line_search(V[None], G, T, y, min_leaf); j = int(s.argmax())
+            alpha, s = line_search(V[None], G, T, y, min_leaf, weight); j = int(s.argmax())
             new = h + alpha[j] * D[:, j]
         ok = bool(s[j] > score + rtol * abs(score))
         if ok:
             norm = np.abs(new[:-1]).sum(); new /= norm; V_new = (V + alpha[j] * G[j]) / norm
             ok = not (np.abs(V_new) <= GAP * zmax * np.abs(new).sum()).any()   # no point (numerically) on the plane
-            if ok: s_new = split_score(V_new > 0, T, min_leaf); ok = s_new > score
+            if ok: s_new = split_score(V_new > 0, T, min_leaf, weight); ok = s_new > score
         if ok: h, score, V = new, s_new, V_new; moves += 1; failed = 0
         elif failed >= patience: break                          # the jumps failed too
         else: failed += 1
@@ -161,10 +168,11 @@ def best_oblique_split(Z,                # (m, D) inputs of the node's points (s
                        patience=2,       # failed blocks in a row before random jumps (None: a whole cycle)
                        n_directions=8,   # random directions per jump
                        n_restarts=1,     # starts: the best n_restarts axis splits
-                       rng=None):        # np.random.Generator
+                       rng=None,         # np.random.Generator
+                       weight=None):     # (m,) positive point weights (None: all 1)
     "The node's split: the best axis split, improved by OC1-style descent; None if no valid split exists."
     rng = np.random.default_rng(rng)
-    free, ZaT, alpha, score = _axis_search(Z, T, y, min_leaf)
+    free, ZaT, alpha, score = _axis_search(Z, T, y, min_leaf, weight)
     if not np.isfinite(score).any(): return None
     rank = np.argsort(-score, kind='stable'); k0 = rank[0]
     w = np.zeros(Z.shape[1]); w[free[k0]] = 1.0
@@ -173,7 +181,7 @@ def best_oblique_split(Z,                # (m, D) inputs of the node's points (s
     for k in rank[:n_restarts]:
         if not np.isfinite(score[k]): break
         h = np.zeros(len(free) + 1); h[k], h[-1] = 1.0, alpha[k]
-        h, s, moves = _descend(ZaT, T, y, h, score[k], min_leaf, rng, max_moves, block, patience, n_directions)
+        h, s, moves = _descend(ZaT, T, y, h, score[k], min_leaf, rng, max_moves, block, patience, n_directions, weight=weight)
         if s > best.score:
             w = np.zeros(Z.shape[1]); w[free] = h[:-1]
             best = NodeSplit(w, float(h[-1]), s, best.axis_score, moves)
@@ -195,6 +203,13 @@ def _as_int(x, name, low):
     if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer)) or x < low:
         raise ValueError(f"{name} must be an integer >= {low}; got {x!r}")
     return int(x)
+
+def _check_weights(sample_weight, n):
+    "Point weights as a float array of length n, all finite and > 0 (a point of weight 0 is a point to leave out)."
+    w = np.asarray(sample_weight, dtype=np.float64)
+    if w.shape != (n,) or not np.isfinite(w).all() or (w <= 0).any():
+        raise ValueError(f"sample_weight must be {n} finite numbers > 0 (leave out the points of weight 0)")
+    return w
 
 def _check_growth(X, Y, criterion, n_classes):
     "Validated float copy of X, target rows T and (classification) small-int labels."
@@ -224,41 +239,45 @@ def grow_oblique(X,                     # (N, D) raw inputs
                  min_samples_leaf=1,    # minimum points per leaf
                  max_moves=20, block=32, patience=2, n_directions=8, n_restarts=1,  # node search, see `best_oblique_split`
                  random_state=None,     # seed, np.random.Generator or np.random.RandomState
-                 return_info=False):    # also return a `GrowthInfo`
+                 return_info=False,     # also return a `GrowthInfo`
+                 sample_weight=None):   # (N,) positive point weights: impurities, scores and leaf values count weight
     "Oblique CART tree on raw inputs, grown breadth-first with OC1-style node splits (inputs standardized inside)."
     X, T, y = _check_growth(X, Y, criterion, n_classes)
+    sw = None if sample_weight is None else _check_weights(sample_weight, len(X))
     max_depth, min_leaf = _as_int(max_depth, 'max_depth', 0), _as_int(min_samples_leaf, 'min_samples_leaf', 1)
     opts = dict(max_moves=_as_int(max_moves, 'max_moves', 0), block=_as_int(block, 'block', 1),
                 patience=None if patience is None else _as_int(patience, 'patience', 1),
                 n_directions=_as_int(n_directions, 'n_directions', 1), n_restarts=_as_int(n_restarts, 'n_restarts', 1))
     if isinstance(random_state, np.random.RandomState): random_state = random_state.randint(np.iinfo(np.int32).max)
     rng = np.random.default_rng(random_state)
-    mu, sd = standardizer(X); Z = (X - mu) / sd
+    mu, sd = standardizer(X, sw); Z = (X - mu) / sd
     nodes, q = [], deque([(np.arange(len(X)), 0)])    # nodes: [points, depth, split or None, left, right]
     while q:
         idx, d = q.popleft(); nodes.append([idx, d, None, -1, -1])
-        if d >= max_depth or len(idx) < 2 * min_leaf or impurity(T[idx]) <= 1e-12 * len(idx): continue
-        sp = best_oblique_split(Z[idx], T[idx], None if y is None else y[idx], min_leaf, rng=rng, **opts)
+        w = None if sw is None else sw[idx]
+        if d >= max_depth or len(idx) < 2 * min_leaf or impurity(T[idx], w) <= 1e-12 * len(idx): continue
+        sp = best_oblique_split(Z[idx], T[idx], None if y is None else y[idx], min_leaf, rng=rng, weight=w, **opts)
         if sp is None: continue
         go = Z[idx] @ sp.w > sp.b
         nodes[-1][2:] = [sp, len(nodes) + len(q), len(nodes) + len(q) + 1]
         q.extend([(idx[~go], d + 1), (idx[go], d + 1)])
-    return _assemble(nodes, T, mu, sd, return_info)
+    return _assemble(nodes, T, mu, sd, return_info, sw)
 
 # %% ../nbs/10_oblique_cart.ipynb #e2080260
-def _assemble(nodes, T, mu, sd, return_info):
-    "The Tree on raw inputs (and its GrowthInfo) from the BFS node list."
+def _assemble(nodes, T, mu, sd, return_info, sw=None):
+    "The Tree on raw inputs (and its GrowthInfo) from the BFS node list; values and impurities weighted by `sw` if given."
+    wt = (lambda idx: None) if sw is None else (lambda idx: sw[idx])
     n, D = len(nodes), len(mu)
     left = np.array([nd[3] for nd in nodes]); right = np.array([nd[4] for nd in nodes])
     W = np.zeros((n, D)); thr = np.zeros(n); moves = np.full(n, -1)
     split_imp, axis_imp = np.full(n, np.nan), np.full(n, np.nan)
     for i, (idx, _, sp, _, _) in enumerate(nodes):
         if sp is None: continue
-        Q = float((T[idx] ** 2).sum())
+        Q = float((T[idx] ** 2).sum()) if sw is None else float(sw[idx] @ (T[idx] ** 2).sum(1))
         W[i], thr[i], moves[i] = sp.w, sp.b, sp.moves
         split_imp[i], axis_imp[i] = Q - sp.score, Q - sp.axis_score
-    value = np.array([T[nd[0]].mean(0) for nd in nodes])
+    value = np.array([np.average(T[nd[0]], axis=0, weights=wt(nd[0])) for nd in nodes])
     tree = unstandardize_tree(Tree(left, right, thr, value, W=W), mu, sd)
     if not return_info: return tree
-    return tree, GrowthInfo(np.array([len(nd[0]) for nd in nodes]), np.array([impurity(T[nd[0]]) for nd in nodes]),
+    return tree, GrowthInfo(np.array([len(nd[0]) for nd in nodes]), np.array([impurity(T[nd[0]], wt(nd[0])) for nd in nodes]),
                             split_imp, axis_imp, moves)

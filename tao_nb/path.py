@@ -25,13 +25,14 @@ from .solvers.oblique import ObliqueSolver, L1Penalty
 def oblique_start(init,              # 'cart', 'random', 'oblique', a `Tree` or a fitted tree estimator (on raw inputs)
                   X, Y,              # raw training inputs; encoded labels or (N, n_outputs) responses
                   max_depth, random_state=None, classes=None,
-                  sample_weight=None):  # weights of the standardization and of a CART start (oblique CART grows unweighted)
+                  sample_weight=None):  # point weights of the standardization and of a grown start
     "(mean, scale, Z, tree): standardized inputs Z = (X - mean)/scale and the initial oblique tree in Z's coordinates."
     mu, sd = standardizer(X, sample_weight)
     Z = (X - mu) / sd
     if isinstance(init, str) and init == 'oblique':      # oblique CART (`10_oblique_cart`), grown on Z
         return mu, sd, Z, grow_oblique(Z, Y, max_depth, n_classes=None if classes is None else len(classes),
-                                       criterion='gini' if classes is not None else 'squared_error', random_state=random_state)
+                                       criterion='gini' if classes is not None else 'squared_error', random_state=random_state,
+                                       sample_weight=sample_weight)
     if isinstance(init, str):   # grown on Z: a CART tree on Z makes the same splits as on X
         tree = initial_tree(init, Z, Y, max_depth, random_state, classes, oblique=True, sample_weight=sample_weight)
         return mu, sd, Z, (tree if tree.is_oblique else tree.to_oblique())

@@ -257,3 +257,11 @@ def test_sdt_progress(capsys):
     b = SDTClassifier(max_depth=4, random_state=0, verbose=True).fit(X, y)
     assert 'SDTClassifier: depth levels' in capsys.readouterr().err
     np.testing.assert_array_equal(a.tree_.threshold, b.tree_.threshold)
+
+
+def test_oblique_cart_start_is_weighted():
+    est = TAOClassifier(max_depth=3, init='oblique', node='oblique', C=0.3, random_state=0)
+    a, b = weighted_and_repeated(est, X, y, W)
+    np.testing.assert_array_equal(a.initial_tree_.apply(X), b.initial_tree_.apply(X))      # the same oblique CART start
+    np.testing.assert_allclose(a.initial_tree_.value, b.initial_tree_.value, atol=1e-12)
+    assert not np.array_equal(a.initial_tree_.apply(X), copy.deepcopy(est).fit(X, y).initial_tree_.apply(X))
