@@ -202,23 +202,4 @@ def test_oblique_regressor_never_worse_than_cart_on_training_sse(name):
     if name != 'linnerud': assert better >= 4
 
 
-def _decimals(text):
-    "Decimal numbers written in `text` (0.094, 1,267.5), as they are written."
-    import re
-    return set(re.findall(r'(?<![\w.])\d[\d,]*\.\d+', text))
-
-
-def test_prose_quotes_only_printed_numbers():
-    "Every decimal number in 17_ohmr's prose is in a saved cell output (or is a parameter in the code); so is the README's OHMR row."
-    import json
-    from pathlib import Path
-    root = Path(__file__).resolve().parents[1]
-    nb = json.loads((root / 'nbs' / '17_ohmr.ipynb').read_text())
-    code = ' '.join(''.join(c['source']) for c in nb['cells'] if c['cell_type'] == 'code')
-    printed = ' '.join(''.join(o.get('text', '')) + ''.join(o.get('data', {}).get('text/plain', ''))
-                       for c in nb['cells'] if c['cell_type'] == 'code' for o in c.get('outputs', []))
-    prose = ' '.join(''.join(c['source']) for c in nb['cells'] if c['cell_type'] == 'markdown')
-    missing = sorted(n for n in _decimals(prose) if n not in printed and n not in code)
-    assert not missing, f"numbers in 17_ohmr's prose that no cell prints: {missing}"
-    row = [line for line in (root / 'README.md').read_text().splitlines() if 'oblique TAO regression' in line]
-    assert len(row) == 1 and _decimals(row[0]) and _decimals(row[0]) <= _decimals(printed), row
+# 17_ohmr's prose and README row quote only printed numbers: tests/test_prose_numbers.py (every notebook).
