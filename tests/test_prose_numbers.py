@@ -213,6 +213,14 @@ def test_quoted_numbers_match_what_is_printed():
         assert not matches(s, kind, printed), s
 
 
+def test_readme_prose_quotes_only_what_index_quotes():
+    "README.md's own prose (outside its code and output fences) quotes no number index.ipynb's checked prose does not."
+    readme = re.sub(r'```.*?```', ' ', (ROOT / 'README.md').read_text(), flags=re.S)
+    index = '\n\n'.join(''.join(c['source']) for c in _cells(ROOT / 'index.ipynb') if c['cell_type'] == 'markdown')
+    extra = {s for s, _, _ in quoted(readme)} - {s for s, _, _ in quoted(index)}
+    assert not extra, f"numbers in README.md that index.ipynb's prose does not quote: {sorted(extra)}"
+
+
 def test_benchmark_rows_name_benchmarks_that_exist():
     "A results row left unchecked as a benchmark's print names a benchmark script of the repository."
     rows = [line for c in _cells(ROOT / 'index.ipynb') if c['cell_type'] == 'markdown'
