@@ -234,7 +234,7 @@ def _margin_objective(X, label, weight, w, b, lam, slack=1e-7):
 
 @pytest.mark.parametrize('seed', range(6))
 def test_mip_split_is_feasible_certified_and_beats_a_grid(seed):
-    "fit_mip's split attains the objective it reports, HiGHS's bound is below it, and no split on a fine grid does better."
+    "fit_mip's split attains the objective it reports, HiGHS's bound is below it, and no split on a fine grid does better (up to HiGHS's gap tolerance)."
     from tao_nb.solvers.oblique import fit_mip
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(10, 1)) * 3; lab = (X[:, 0] + 2 * rng.normal(size=10) > 0).astype(int); wt = rng.integers(1, 4, 10).astype(float)
@@ -245,7 +245,8 @@ def test_mip_split_is_feasible_certified_and_beats_a_grid(seed):
     assert abs(_margin_objective(X, lab, wt, mip.w, mip.b, 1 / C) - mip.objective) < 1e-6
     assert mip.bound <= mip.objective + 1e-6
     grid = min(_margin_objective(X, lab, wt, np.array([w]), b, 1 / C) for w in np.linspace(-6, 6, 241) for b in np.linspace(-12, 12, 241))
-    assert mip.objective <= grid + 1e-6
+    assert mip.bound <= grid + 1e-6                              # bound <= optimum <= any grid point
+    assert mip.objective <= grid * (1 + 1e-4) + 1e-6             # 'optimal' within HiGHS's default gap tolerance
 
 
 def test_exact_steps_keep_tao_monotone_and_are_validated():
