@@ -43,7 +43,7 @@ def run(name, X, y, seeds, max_points):
         for k in (0, max_points):
             LOG.clear(); t0 = time.perf_counter()
             p = tao_path(Xf, classes[yf], X_val=Xv, y_val=classes[yv], max_depth=8, node_tol=1e-2, random_state=s,
-                         exact_max_points=k)
+                         mip_max_points=k)
             out[k] = (p.score(Xte, yte), time.perf_counter() - t0, len(LOG), sum(r['taken'] for r in LOG),
                       sum(r['fit'].status == 'optimal' for r in LOG), p.best_C)
         (a0, t0_, *_), (a1, t1, n, taken, opt, C1) = out[0], out[max_points]

@@ -55,10 +55,10 @@ def oblique_tao(tree, Z, Y, C,                          # start (on Z), standard
                 prune=True, n_jobs=None,                # prune after the last sweep; joblib workers (or a pool)
                 rescale=False,                          # first put every node at its surrogate scale (`at_surrogate_scale`)
                 sample_weight=None,                     # per-point weights (None: all 1)
-                exact_max_points=0):                    # nodes with at most this many care points also try the exact MIP split (09)
+                mip_max_points=0):                      # nodes with at most this many care points also try the exact MIP split (09)
     "One sparse oblique TAO run on standardized inputs: (tree, objective per sweep), pruned unless `prune=False`."
     node_solver = ObliqueSolver(C, surrogate, solver, node_tol=node_tol, node_max_iter=node_max_iter,
-                                monotone_nonzeros=monotone_nonzeros, exact_max_points=exact_max_points)
+                                monotone_nonzeros=monotone_nonzeros, mip_max_points=mip_max_points)
     sw = sample_weight
     if rescale: tree = at_surrogate_scale(tree, Z, Y, node_solver, loss, fit_leaf, n_jobs, sw)
     new, history = tao(tree, Z, Y, loss, fit_leaf, node_solver, L1Penalty(C), max_iter, tol, n_jobs, sample_weight=sw)
@@ -128,7 +128,7 @@ def _path_record(C, raw, hist, budgeted, seconds, X, y, X_val, y_val, classes, s
 # %% ../nbs/12_path.ipynb #2c637962
 def _tao_path(X, y_enc, X_val, y_val, classes, Cs, init, max_depth, surrogate, solver, max_iter, tol, se,
               node_tol, node_max_iter, monotone, n_jobs, random_state, progress, rescale=True,
-              sample_weight=None, val_weight=None, exact_max_points=0):
+              sample_weight=None, val_weight=None, mip_max_points=0):
     "`tao_path` on checked data: encoded training labels `y_enc`, validation labels `y_val` (as `classes[k]`); `progress`: bool or tqdm options."
     sw = sample_weight
     mu, sd, Z, tree = oblique_start(init, X, y_enc, max_depth, random_state, classes, sw)
@@ -142,7 +142,7 @@ def _tao_path(X, y_enc, X_val, y_val, classes, Cs, init, max_depth, surrogate, s
             run = lambda budget: oblique_tao(tree, Z, y_enc, C, surrogate=surrogate, solver=solver, node_tol=node_tol,
                                              node_max_iter=node_max_iter, monotone_nonzeros=budget, max_iter=max_iter,
                                              tol=tol, n_jobs=pool, rescale=rescale, sample_weight=sw,
-                                             exact_max_points=exact_max_points)
+                                             mip_max_points=mip_max_points)
             new, hist = run(False)
             budgeted = bool(monotone and k > 0 and new.nonzeros() > tree.nonzeros())
             if budgeted: new, hist = run(True)
@@ -171,7 +171,7 @@ def tao_path(X, y,                 # training inputs and labels (the validation 
              n_jobs=None,          # joblib workers for the nodes of a level
              random_state=0,       # seed of the validation split, CART and random initialization
              progress=False,       # show a `tqdm.auto` progress bar
-             exact_max_points=0):  # nodes with at most this many care points also try the exact MIP split (09; slow)
+             mip_max_points=0):    # nodes with at most this many care points also try the exact MIP split (09; slow)
     "Sparse oblique TAO trees along a decreasing sequence of C, each warm-started from the previous (pruned) one."
     X, y = check_X_y(X, y, dtype=np.float64)
     check_classification_targets(y)
@@ -184,4 +184,4 @@ def tao_path(X, y,                 # training inputs and labels (the validation 
     if not (isinstance(init, (str, Tree))): raise ValueError(f"init must be 'cart', 'random', 'oblique' or a Tree; got {init!r}")
     return _tao_path(X, y_enc, X_val, y_val, classes, Cs, init, max_depth, surrogate, solver, max_iter, tol, se,
                      node_tol, node_max_iter, monotone, n_jobs, random_state, progress, rescale,
-                     exact_max_points=exact_max_points)
+                     mip_max_points=mip_max_points)

@@ -254,8 +254,8 @@ def test_exact_steps_keep_tao_monotone_and_are_validated():
     X, y = load_digits(return_X_y=True); X, y = X[:300], y[:300]
     mu, sd = standardizer(X); Z = (X - mu) / sd
     start = standardize_tree(Tree.from_sklearn(DecisionTreeClassifier(max_depth=4, random_state=0).fit(X, y)), mu, sd)
-    _, hist = tao(start, Z, y, node_solver=ObliqueSolver(1.0, exact_max_points=25), penalty=L1Penalty(1.0), max_iter=3)
+    _, hist = tao(start, Z, y, node_solver=ObliqueSolver(1.0, mip_max_points=25), penalty=L1Penalty(1.0), max_iter=3)
     assert hist[-1] < hist[0]            # (tao itself raises if E rises after a sweep)
-    assert ObliqueSolver(1.0).exact_max_points == 0
-    with pytest.raises(ValueError, match='exact_max_points'): ObliqueSolver(1.0, exact_max_points=-1)
-    with pytest.raises(ValueError, match='exact_time_limit'): ObliqueSolver(1.0, exact_time_limit=0)
+    assert ObliqueSolver(1.0).mip_max_points == 0
+    with pytest.raises(ValueError, match='mip_max_points'): ObliqueSolver(1.0, mip_max_points=-1)
+    with pytest.raises(ValueError, match='mip_time_limit'): ObliqueSolver(1.0, mip_time_limit=0)

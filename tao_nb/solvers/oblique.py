@@ -227,16 +227,16 @@ class ObliqueSolver:
                  node_max_iter=1000,    # liblinear iteration limit
                  random_state=0,        # liblinear seed
                  monotone_nonzeros=False, # a node may not gain nonzero weights (see below)
-                 exact_max_points=0,    # nodes with at most this many care points also try `fit_mip`'s exact split
-                 exact_time_limit=2.0): # seconds HiGHS may spend on one such node
+                 mip_max_points=0,      # nodes with at most this many care points also try `fit_mip`'s exact split
+                 mip_time_limit=2.0):   # seconds HiGHS may spend on one such node
         check_param('C', C, numbers.Real, 0, low_inclusive=False)
         check_solver_options(solver, surrogate)
         self.C, self.surrogate, self.solver, self.refit_threshold = float(C), surrogate, solver, refit_threshold
         self.intercept_scaling, self.node_tol, self.node_max_iter = intercept_scaling, node_tol, node_max_iter
         self.random_state, self.monotone_nonzeros = random_state, monotone_nonzeros
-        check_param('exact_max_points', exact_max_points, numbers.Integral, 0)
-        check_param('exact_time_limit', exact_time_limit, numbers.Real, 0, low_inclusive=False)
-        self.exact_max_points, self.exact_time_limit = int(exact_max_points), float(exact_time_limit)
+        check_param('mip_max_points', mip_max_points, numbers.Integral, 0)
+        check_param('mip_time_limit', mip_time_limit, numbers.Real, 0, low_inclusive=False)
+        self.mip_max_points, self.mip_time_limit = int(mip_max_points), float(mip_time_limit)
 
     @property
     def lam(self): return 1.0 / self.C
@@ -277,8 +277,8 @@ def candidates(self:ObliqueSolver, X, label, weight, max_nonzeros=None):
         w, b = np.zeros(D), sub.b; w[keep] = sub.w
     out.append((w, b))
     if self.refit_threshold: out.append((w, best_threshold(X @ w, label, weight, prefer=b)[0]))
-    if len(label) <= self.exact_max_points:                # small node: the exact split too (none if HiGHS found none)
-        mip = fit_mip(X, label, weight, self.C, self.exact_time_limit)
+    if len(label) <= self.mip_max_points:                # small node: the exact split too (none if HiGHS found none)
+        mip = fit_mip(X, label, weight, self.C, self.mip_time_limit)
         if mip.w is not None and (max_nonzeros is None or np.count_nonzero(mip.w) <= max_nonzeros): out.append((mip.w, mip.b))
     return out
 
