@@ -19,9 +19,9 @@ from .base import validate_classification_data, _TreeClassifier, numpydoc_sectio
 from .tao import class_frequencies
 
 # %% auto #0
-__all__ = ['CRITERIA', 'impurity', 'Work', 'best_thresholds', 'NodeSplit', 'exhaustive_split', 'max_point_increase', 'SDTTrace',
-           'split_criterion', 'batch_size', 'n_candidate_features', 'halving_sort_work', 'sdt_split', 'theorem1_work',
-           'validate_training_data', 'SDTClassifier']
+__all__ = ['CRITERIA', 'SCHEDULES', 'impurity', 'Work', 'best_thresholds', 'NodeSplit', 'exhaustive_split', 'max_point_increase',
+           'SDTTrace', 'split_criterion', 'batch_size', 'n_candidate_features', 'subset_sizes', 'halving_sort_work',
+           'sdt_split', 'theorem1_work', 'validate_training_data', 'SDTClassifier']
 
 # %% ../nbs/15_sdt.ipynb #08d413e2
 CRITERIA = ('gini', 'entropy', 'misclassification')
@@ -225,12 +225,20 @@ def n_candidate_features(D, max_features=None):
     if isinstance(max_features, (float, np.floating)) and 0 < max_features <= 1: return max(1, math.ceil(max_features * D))
     raise ValueError(f"max_features must be None, an int >= 1 or a float in (0, 1]; got {max_features!r}")
 
-def halving_sort_work(n, D, n0, alpha):
-    "Sorting work (m log2 m units) of steps 1-5 at a node of n points: iteration k sorts ~D/2^k features on min(n, (k+1) n0) points."
+SCHEDULES = ('linear', 'doubling')
+
+def subset_sizes(n0, alpha, schedule='linear'):
+    "|S_t^k| for k = 0..alpha-1: N0 fresh points per iteration ('linear', the paper) or N0 2^k ('doubling')."
+    if schedule == 'linear': return [(k + 1) * n0 for k in range(alpha)]
+    if schedule == 'doubling': return [n0 * (2 ** (k + 1) - 1) for k in range(alpha)]
+    raise ValueError(f"schedule must be one of {SCHEDULES}, got {schedule!r}")
+
+def halving_sort_work(n, D, n0, alpha, schedule='linear'):
+    "Sorting work (m log2 m units) of steps 1-5 at a node of n points: iteration k sorts ~D/2^k features on min(n, |S_t^k|) points."
     w, f = 0.0, D
-    for k in range(alpha):
+    for k, s in enumerate(subset_sizes(n0, alpha, schedule)):
         if f == 1: break
-        m = min(n, (k + 1) * n0); w += f * m * math.log2(max(m, 2)); f = (f + 1) // 2
+        m = min(n, s); w += f * m * math.log2(max(m, 2)); f = (f + 1) // 2
         if m == n: break
     return w + f * n * math.log2(max(n, 2))
 
@@ -244,13 +252,13 @@ def _merge_sorted(vals, ids, bv, bi, work=None):
     return np.take_along_axis(v2, o, 1), np.take_along_axis(i2, o, 1)
 
 # %% ../nbs/15_sdt.ipynb #39222d66
-def _halving(X, y, n_classes, idx, features, drawn, n0, alpha, criterion, all_features, work, trace, check_full, w):
+def _halving(X, y, n_classes, idx, features, drawn, n0, alpha, criterion, all_features, work, trace, check_full, w, schedule='linear'):
     "Steps 1-4: score the features on a growing random subset `drawn` of the node's points, keep the better half each time."
     size = len(idx) if w is None else float(w[idx].sum())     # |S_j| (weighted: the sum of its weights)
-    L_max, vals, ids = max_point_increase(criterion, size), None, None
+    L_max, vals, ids, ends = max_point_increase(criterion, size), None, None, subset_sizes(n0, alpha, schedule)
     for k in range(alpha):
         if len(features) == 1: break
-        batch = drawn[k * n0:(k + 1) * n0]
+        batch = drawn[(ends[k - 1] if k else 0):ends[k]]
         if len(batch) == 0: break                              # S_c is exhausted
         bv = _gather(X, batch, slice(None) if k == 0 and all_features else features); o = np.argsort(bv, axis=1)
         if work is not None: work.add_sort(len(features), len(batch))
@@ -281,30 +289,31 @@ def sdt_split(X,                   # (N, D) inputs
               work:Work|None=None, # operation counter to update
               trace:SDTTrace|None=None, # filled with the per-iteration record if given
               check_full=False,    # also record L^k(S_j) in the trace (one extra pass)
-              sample_weight=None): # (N,) point weights (None: all 1): the criteria count weight, batches are drawn by point
+              sample_weight=None,  # (N,) point weights (None: all 1): the criteria count weight, batches are drawn by point
+              schedule='linear'):  # fresh points per iteration: N0 ('linear', the paper) or N0 2^k ('doubling')
     "Stochastic split search (steps 1-5 of the paper) at one node; returns a `NodeSplit`."
     rng, idx = np.random.default_rng(rng), np.arange(len(X)) if idx is None else np.asarray(idx)
-    n, D = len(idx), X.shape[1]
-    n0, d = batch_size(n, batch_exponent, min_batch), n_candidate_features(D, max_features)
+    n, D = len(idx), X.shape[1]; n0, d = batch_size(n, batch_exponent, min_batch), n_candidate_features(D, max_features)
     features = np.arange(D) if d == D else np.sort(rng.choice(D, d, replace=False))
     search = lambda fs: exhaustive_split(X, y, n_classes, idx, fs, criterion, min_samples_leaf, work, sample_weight=sample_weight)
-    if alpha == 0 or d * n * math.log2(max(n, 2)) <= halving_sort_work(n, d, n0, alpha):
+    if alpha == 0 or d * n * math.log2(max(n, 2)) <= halving_sort_work(n, d, n0, alpha, schedule):
         if trace is not None: trace.survivors = features      # a small node: the exhaustive search costs no more
         res = search(None if d == D else features)
         return res if res.valid or d == D else search(None)
-    drawn = idx[rng.choice(n, size=min(n, alpha * n0), replace=False)]
-    features = _halving(X, y, n_classes, idx, features, drawn, n0, alpha, criterion, d == D, work, trace, check_full, sample_weight)
+    drawn = idx[rng.choice(n, size=min(n, subset_sizes(n0, alpha, schedule)[-1]), replace=False)]
+    features = _halving(X, y, n_classes, idx, features, drawn, n0, alpha, criterion, d == D, work, trace, check_full, sample_weight, schedule)
     res = search(features); fallback = not res.valid and len(features) < D
     if fallback: res = search(None)
     if trace is not None: trace.survivors, trace.fallback = features, fallback
     return res
 
 # %% ../nbs/15_sdt.ipynb #9d15f01e
-def theorem1_work(n, D, batch_exponent=10, alpha=7, min_batch=20):
-    "Theorem 1's sorting bound 4 D N0 log2 N0 plus step 5's (D/2^alpha) N log2 N (N log2 N alone when N0 >= N: the exhaustive search)."
+def theorem1_work(n, D, batch_exponent=10, alpha=7, min_batch=20, schedule='linear'):
+    "Theorem 1's sorting bound 4 D N0 log2 N0 ('doubling': alpha D N0 log2(N0 2^alpha)) plus step 5's (D/2^alpha) N log2 N (N log2 N alone when N0 >= N)."
     n0 = batch_size(n, batch_exponent, min_batch)
     if n0 >= n: return D * n * math.log2(max(n, 2))
-    return 4 * D * n0 * math.log2(max(n0, 2)) + math.ceil(D / 2 ** alpha) * n * math.log2(n)
+    first = 4 * D * n0 * math.log2(max(n0, 2)) if schedule == 'linear' else alpha * D * n0 * math.log2(n0 * 2 ** alpha)
+    return first + math.ceil(D / 2 ** alpha) * n * math.log2(n)
 
 # %% ../nbs/15_sdt.ipynb #be134ecf
 def validate_training_data(estimator, X, y):
@@ -327,13 +336,14 @@ class SDTClassifier(_TreeClassifier, BaseEstimator):
                  alpha=7,              # halving iterations per node (0: exhaustive search)
                  criterion='gini',     # 'gini', 'entropy' or 'misclassification'
                  min_batch=20,         # floor on the batch size (the paper's N_0 = 20)
+                 schedule='linear',    # fresh points per halving iteration: N_0 ('linear', the paper) or N_0 2^k ('doubling')
                  max_features=None,    # None: every node searches all features; int or fraction: a random subset per node
                  random_state=None,    # seed, `RandomState` or None
                  class_weight=None,    # None, a dict label -> weight, or 'balanced': multiplies `fit`'s sample_weight
                  verbose=False):       # show the growth, one depth level at a time (`tqdm.auto`)
         self.max_depth, self.min_samples_leaf, self.batch_exponent, self.alpha = max_depth, min_samples_leaf, batch_exponent, alpha
         self.criterion, self.min_batch, self.max_features, self.random_state = criterion, min_batch, max_features, random_state
-        self.class_weight, self.verbose = class_weight, verbose
+        self.class_weight, self.verbose, self.schedule = class_weight, verbose, schedule
 
 # %% ../nbs/15_sdt.ipynb #0d87781c
 @patch
@@ -346,6 +356,7 @@ def _check_params(self:SDTClassifier):
     n_candidate_features(1, self.max_features)  # raises on a bad value
     if self.criterion not in CRITERIA:
         raise ValueError(f"criterion must be one of {CRITERIA}, got {self.criterion!r}")
+    subset_sizes(1, 1, self.schedule)  # raises on an unknown schedule
 
 @patch
 def _validated(self:SDTClassifier, X):
@@ -375,7 +386,7 @@ def fit(self:SDTClassifier, X, y, sample_weight=None):
             for node, pts in level:
                 if depth >= max_depth or len(pts) < 2 * msl or value[node].max() == 1.0: continue
                 s = sdt_split(X, y_enc, K, pts, self.batch_exponent, self.alpha, self.criterion, msl, self.min_batch,
-                              self.max_features, rng, work, sample_weight=sw)
+                              self.max_features, rng, work, sample_weight=sw, schedule=self.schedule)
                 if not s.valid: continue
                 go_right = X[pts, s.feature] > s.threshold
                 feature[node], threshold[node] = s.feature, s.threshold

@@ -8,7 +8,7 @@ from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from tao_nb.sdt import (CRITERIA, SDTClassifier, SDTTrace, Work, best_thresholds,
-                        exhaustive_split, impurity, max_point_increase, sdt_split, split_criterion)
+                        exhaustive_split, impurity, max_point_increase, sdt_split, split_criterion, theorem1_work)
 from tao_nb.tree import Tree
 from tao_nb.haar import HAAR_FAMILIES, HaarFeatures, HaarTreeClassifier, haar_tree_apply, integral_images
 
@@ -40,7 +40,7 @@ def _expected_failures(est):
 
 @parametrize_with_checks([SDTClassifier(random_state=0), SDTClassifier(alpha=0, criterion='entropy', random_state=0),
                           SDTClassifier(max_depth=3, batch_exponent=2, alpha=3, criterion='misclassification', random_state=0),
-                          SDTClassifier(max_features=0.5, random_state=0),
+                          SDTClassifier(max_features=0.5, random_state=0), SDTClassifier(schedule='doubling', random_state=0),
                           HaarFeatures(), HaarFeatures(families=('edge_h', 'line_h'), cell_sizes=(1, 2), dtype='float64'),
                           # unbounded depth: on the checks' 2-feature data the only Haar feature is x1 - x0, and
                           # check_classifiers_train asks for > 0.83 training accuracy
@@ -180,7 +180,7 @@ def test_bad_input(bad, err, msg):
 
 @pytest.mark.parametrize('param', [dict(max_depth=-1), dict(min_samples_leaf=0), dict(alpha=-1), dict(alpha=1.5),
                                    dict(batch_exponent=-1), dict(batch_exponent=np.nan), dict(criterion='mse'), dict(min_batch=0),
-                                   dict(max_features=0), dict(max_features=1.5), dict(max_features='sqrt')])
+                                   dict(max_features=0), dict(max_features=1.5), dict(max_features='sqrt'), dict(schedule='geometric')])
 def test_bad_params(param):
     with pytest.raises(ValueError, match=list(param)[0]): SDTClassifier(**param).fit(np.arange(8.).reshape(4, 2), [0, 1, 0, 1])
 
@@ -205,6 +205,20 @@ def test_work_counts_and_gap_synthetic():
         assert we.total / ws.total > 20
         gaps.append((s.criterion - e.criterion) / e.criterion)
     assert np.mean(gaps) < 0.01 and min(gaps) >= -1e-12
+
+
+@pytest.mark.parametrize('criterion', CRITERIA)
+def test_doubling_schedule_subsets_bound_and_work(digits, criterion):
+    "schedule='doubling': subsets of N0 (2^(k+1) - 1) points, a non-increasing Theorem-2 bound, work under its own Theorem-1 bound."
+    X, y = digits
+    for seed in range(3):
+        tr, w = SDTTrace(), Work()
+        sdt_split(X, y, 10, batch_exponent=10, alpha=5, criterion=criterion, min_batch=10, rng=seed, trace=tr, work=w,
+                  check_full=True, schedule='doubling')
+        assert tr.subset_size == [10, 30, 70, 150, 310][:len(tr.subset_size)] and len(tr.subset_size) >= 4
+        assert check_trace(tr)
+        sort_bound = theorem1_work(len(X), X.shape[1], 10, 5, 10, 'doubling')
+        assert w.sort <= sort_bound and sort_bound < theorem1_work(len(X), X.shape[1], 10, 5, 10) * 5
 
 
 def test_best_thresholds_float32_adjacent():
