@@ -10,6 +10,12 @@
     python benchmarks/bench_sdt.py --node                     # part 1
     python benchmarks/bench_sdt.py --tree --stride 1 --depths 8,12 --max-features 0.05
     python benchmarks/bench_sdt.py --tree --stride 3 --depths 8 --fresh-cart   # quick, both in this process
+    python benchmarks/bench_sdt.py --sweep --stride 2 --depths 8,10,12,14   # accuracy against depth (issue 14's 0.87 target)
+
+3. `--sweep`: test (and training) accuracy at each depth of --depths for CART on the Haar features and SDT variants
+   (criterion, min_samples_leaf, schedule), each grown once to the largest depth and read at every smaller depth
+   (SDT grows level by level, so its depth-d tree *is* the truncation; CART's equals its depth-d fit up to ties
+   between equally good splits, which scikit-learn breaks with its random stream), and SDT on nested training subsets.
 """
 import argparse, json, os, time, tracemalloc
 import numpy as np
@@ -81,19 +87,20 @@ def cart_result(key, Ftr, Fte, ytr, yte, depth, cache_path, fresh):
     from sklearn.tree import DecisionTreeClassifier
     cache = json.load(open(cache_path)) if os.path.exists(cache_path) else {}
     if fresh or key not in cache:
-        t0 = time.perf_counter(); c = DecisionTreeClassifier(max_depth=depth, random_state=0).fit(Ftr, ytr)
-        cache[key] = dict(acc=c.score(Fte, yte), seconds=time.perf_counter() - t0, measured=time.strftime('%Y-%m-%d %H:%M'))
+        t0, c0 = time.perf_counter(), time.process_time(); c = DecisionTreeClassifier(max_depth=depth, random_state=0).fit(Ftr, ytr)
+        cache[key] = dict(acc=c.score(Fte, yte), seconds=time.perf_counter() - t0, cpu_seconds=time.process_time() - c0,
+                          measured=time.strftime('%Y-%m-%d %H:%M'))
         json.dump(cache, open(cache_path, 'w'), indent=1); src = 'measured now'
     else: src = f"cached {cache[key].get('measured', '')}"
-    return cache[key]['acc'], cache[key]['seconds'], src
+    return cache[key]['acc'], cache[key]['seconds'], src, cache[key].get('cpu_seconds')
 
 
 def grow(Ftr, ytr, depth, **params):
-    "Fit SDTClassifier; seconds and the peak memory traced while growing (the matrix itself exists before)."
-    tracemalloc.start(); t0 = time.perf_counter()
+    "Fit SDTClassifier; seconds, CPU seconds and the peak memory traced while growing (the matrix itself exists before)."
+    tracemalloc.start(); t0, c0 = time.perf_counter(), time.process_time()
     m = SDTClassifier(max_depth=depth, random_state=0, **params).fit(Ftr, ytr)
-    t = time.perf_counter() - t0; _, peak = tracemalloc.get_traced_memory(); tracemalloc.stop()
-    return m, t, peak
+    t, c = time.perf_counter() - t0, time.process_time() - c0; _, peak = tracemalloc.get_traced_memory(); tracemalloc.stop()
+    return m, t, c, peak
 
 
 def tree_benchmarks(a):
@@ -102,20 +109,64 @@ def tree_benchmarks(a):
           f"{Ftr.nbytes / 2**30:.2f} GiB float32, transform {t_haar:.1f} s")
     for depth in a.depths:
         key = f"mnist5k_haar_stride{a.stride}_depth{depth}"
-        c_acc, c_s, src = cart_result(key, Ftr, Fte, ytr, yte, depth, a.cart_cache, a.fresh_cart)
-        print(f"depth {depth}: CART on Haar features: test {c_acc:.4f} in {c_s:.1f} s ({src})")
+        c_acc, c_s, src, c_cpu = cart_result(key, Ftr, Fte, ytr, yte, depth, a.cart_cache, a.fresh_cart)
+        print(f"depth {depth}: CART on Haar features: test {c_acc:.4f} in {c_s:.1f} s" + (f" ({c_cpu:.1f} CPU s)" if c_cpu else '') + f" ({src})")
         for mf in a.max_features:
-            m, t, peak = grow(Ftr, ytr, depth, max_features=mf)
+            m, t, cpu, peak = grow(Ftr, ytr, depth, max_features=mf, **a.sdt)
             acc = m.score(Fte, yte)
-            print(f"  SDT max_features={mf}: test {acc:.4f} in {t:.1f} s | accuracy - CART {acc - c_acc:+.4f} | "
-                  f"CART s / SDT s {c_s / t:6.1f}x | peak extra memory {peak / 2**20:.0f} MiB = {peak / Ftr.nbytes:.3f} x matrix",
+            print(f"  SDT max_features={mf} {a.sdt or ''}: test {acc:.4f} in {t:.1f} s ({cpu:.1f} CPU s) | accuracy - CART {acc - c_acc:+.4f} | "
+                  f"CART s / SDT s {c_s / t:6.1f}x" + (f" (CPU s {c_cpu / cpu:.1f}x)" if c_cpu else '') + f" | peak extra memory {peak / 2**20:.0f} MiB = {peak / Ftr.nbytes:.3f} x matrix",
                   flush=True)
+
+
+def truncated_scores(left, right, feature, threshold, value, X, y, classes, depths):
+    "{depth: accuracy} of a tree read at each depth (the prediction is the majority class of the node reached)."
+    node, rows, out = np.zeros(len(X), np.intp), np.arange(len(X)), {}
+    for d in range(max(depths) + 1):
+        if d in depths: out[d] = float((classes[value[node].argmax(1)] == y).mean())
+        inner = left[node] >= 0
+        go = X[rows, np.where(inner, feature[node], 0)] > threshold[node]
+        node = np.where(inner, np.where(go, right[node], left[node]), node)
+    return out
+
+
+def sweep_benchmarks(a):
+    "Accuracy against depth: CART on the same features as a yardstick, SDT variants, and SDT on fewer training images."
+    from sklearn.tree import DecisionTreeClassifier
+    hf, Ftr, Fte, ytr, yte, t_haar = mnist_haar(a.stride)
+    D, classes = max(a.depths), np.unique(ytr)
+    print(f"MNIST-5k, 70/30: HaarFeatures(stride={a.stride}): {hf.n_features_out_:,} features; each model grown once to depth {D}", flush=True)
+    def report(name, t, tr, te, secs):
+        print(f"{name:34s} " + '  '.join(f"d{d}: {te[d]:.4f} (train {tr[d]:.3f})" for d in a.depths)
+              + f" | best {max(te.values()):.4f} at depth {max(te, key=te.get)} | {secs:.0f} s", flush=True)
+        return max(te.values())
+    best = {}
+    for crit in ('gini', 'entropy'):
+        t0 = time.perf_counter(); c = DecisionTreeClassifier(max_depth=D, criterion=crit, random_state=0).fit(Ftr, ytr).tree_
+        s = time.perf_counter() - t0; arrs = (c.children_left, c.children_right, c.feature, c.threshold, c.value[:, 0, :])
+        name = 'CART on Haar' + (' entropy' if crit == 'entropy' else '')
+        best[name] = report(name, c, truncated_scores(*arrs, Ftr, ytr, classes, a.depths), truncated_scores(*arrs, Fte, yte, classes, a.depths), s)
+    variants = {'SDT': {}, 'SDT seed 1': dict(random_state=1), 'SDT seed 2': dict(random_state=2), 'SDT min_samples_leaf=5': dict(min_samples_leaf=5),
+                "SDT schedule='doubling'": dict(schedule='doubling'), 'SDT entropy': dict(criterion='entropy'),
+                'SDT entropy seed 1': dict(criterion='entropy', random_state=1), 'SDT entropy seed 2': dict(criterion='entropy', random_state=2)}
+    for name, kw in variants.items():
+        t0 = time.perf_counter(); m = SDTClassifier(max_depth=D, **{'random_state': 0, **kw}).fit(Ftr, ytr); s = time.perf_counter() - t0
+        t = m.tree_; arrs = (t.left, t.right, t.feature, t.threshold, t.value)
+        best[name] = report(name, t, truncated_scores(*arrs, Ftr, ytr, m.classes_, a.depths), truncated_scores(*arrs, Fte, yte, m.classes_, a.depths), s)
+    print(f"best test accuracy over depths {a.depths}: " + ', '.join(f"{k} {v:.4f}" for k, v in best.items()))
+    rng = np.random.default_rng(0)
+    for n in (len(ytr) // 4, len(ytr) // 2, len(ytr)):
+        sub = np.sort(rng.permutation(len(ytr))[:n]) if n < len(ytr) else np.arange(n)
+        m = SDTClassifier(max_depth=D, criterion='entropy', random_state=0).fit(Ftr[sub], ytr[sub]); t = m.tree_
+        te = truncated_scores(t.left, t.right, t.feature, t.threshold, t.value, Fte, yte, m.classes_, a.depths)
+        print(f"SDT entropy on {n:,} training images: best test {max(te.values()):.4f} at depth {max(te, key=te.get)}", flush=True)
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--node', action='store_true', help='split search at one node')
     ap.add_argument('--tree', action='store_true', help='whole trees on MNIST-5k Haar features')
+    ap.add_argument('--sweep', action='store_true', help='accuracy against depth: CART on Haar and SDT variants (one fit each)')
     ap.add_argument('--n', type=int, default=50_000); ap.add_argument('--d', type=int, default=2_000)
     ap.add_argument('--seeds', type=int, default=10); ap.add_argument('--float64', action='store_true')
     ap.add_argument('--stride', type=int, default=1, help='Haar stride (1: 299,880 features; 3: 38,250)')
@@ -123,8 +174,10 @@ def main():
     ap.add_argument('--max-features', type=lambda s: [None if v == 'None' else float(v) if '.' in v else int(v) for v in s.split(',')],
                     default=[None], help="comma-separated SDTClassifier max_features values ('None', fractions, ints)")
     ap.add_argument('--cart-cache', default='/tmp/tao_nb_cart_cache.json')
+    ap.add_argument('--sdt', type=eval, default={}, help="more SDTClassifier parameters, e.g. \"dict(criterion='entropy')\"")
     ap.add_argument('--fresh-cart', action='store_true', help='measure CART now even if cached')
     a = ap.parse_args()
+    if a.sweep: return sweep_benchmarks(a)
     if a.node or not a.tree: node_benchmarks(a)
     if a.tree: tree_benchmarks(a)
 
