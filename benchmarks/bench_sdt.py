@@ -141,21 +141,23 @@ def sweep_benchmarks(a):
               + f" | best {max(te.values()):.4f} at depth {max(te, key=te.get)} | {secs:.0f} s", flush=True)
         return max(te.values())
     best = {}
-    for crit in ('gini', 'entropy'):
+    for crit in () if a.no_cart else ('gini', 'entropy'):
         t0 = time.perf_counter(); c = DecisionTreeClassifier(max_depth=D, criterion=crit, random_state=0).fit(Ftr, ytr).tree_
         s = time.perf_counter() - t0; arrs = (c.children_left, c.children_right, c.feature, c.threshold, c.value[:, 0, :])
         name = 'CART on Haar' + (' entropy' if crit == 'entropy' else '')
         best[name] = report(name, c, truncated_scores(*arrs, Ftr, ytr, classes, a.depths), truncated_scores(*arrs, Fte, yte, classes, a.depths), s)
     variants = {'SDT': {}, 'SDT seed 1': dict(random_state=1), 'SDT seed 2': dict(random_state=2), 'SDT min_samples_leaf=5': dict(min_samples_leaf=5),
                 "SDT schedule='doubling'": dict(schedule='doubling'), 'SDT entropy': dict(criterion='entropy'),
-                'SDT entropy seed 1': dict(criterion='entropy', random_state=1), 'SDT entropy seed 2': dict(criterion='entropy', random_state=2)}
+                'SDT entropy seed 1': dict(criterion='entropy', random_state=1), 'SDT entropy seed 2': dict(criterion='entropy', random_state=2),
+                **{f'SDT entropy max_features=0.1 seed {s}': dict(criterion='entropy', max_features=0.1, random_state=s) for s in range(3)}}
+    if a.variants: variants = {k: v for k, v in variants.items() if k in a.variants.split(',')}
     for name, kw in variants.items():
         t0 = time.perf_counter(); m = SDTClassifier(max_depth=D, **{'random_state': 0, **kw}).fit(Ftr, ytr); s = time.perf_counter() - t0
         t = m.tree_; arrs = (t.left, t.right, t.feature, t.threshold, t.value)
         best[name] = report(name, t, truncated_scores(*arrs, Ftr, ytr, m.classes_, a.depths), truncated_scores(*arrs, Fte, yte, m.classes_, a.depths), s)
     print(f"best test accuracy over depths {a.depths}: " + ', '.join(f"{k} {v:.4f}" for k, v in best.items()))
     rng = np.random.default_rng(0)
-    for n in (len(ytr) // 4, len(ytr) // 2, len(ytr)):
+    for n in () if a.no_subsets else (len(ytr) // 4, len(ytr) // 2, len(ytr)):
         sub = np.sort(rng.permutation(len(ytr))[:n]) if n < len(ytr) else np.arange(n)
         m = SDTClassifier(max_depth=D, criterion='entropy', random_state=0).fit(Ftr[sub], ytr[sub]); t = m.tree_
         te = truncated_scores(t.left, t.right, t.feature, t.threshold, t.value, Fte, yte, m.classes_, a.depths)
@@ -167,6 +169,9 @@ def main():
     ap.add_argument('--node', action='store_true', help='split search at one node')
     ap.add_argument('--tree', action='store_true', help='whole trees on MNIST-5k Haar features')
     ap.add_argument('--sweep', action='store_true', help='accuracy against depth: CART on Haar and SDT variants (one fit each)')
+    ap.add_argument('--no-cart', action='store_true', help='--sweep without the CART yardstick')
+    ap.add_argument('--no-subsets', action='store_true', help='--sweep without the training-subset runs')
+    ap.add_argument('--variants', default=None, help="--sweep: comma-separated names of the SDT variants to run (default: all)")
     ap.add_argument('--n', type=int, default=50_000); ap.add_argument('--d', type=int, default=2_000)
     ap.add_argument('--seeds', type=int, default=10); ap.add_argument('--float64', action='store_true')
     ap.add_argument('--stride', type=int, default=1, help='Haar stride (1: 299,880 features; 3: 38,250)')
