@@ -249,18 +249,18 @@ def route(Wst, Xa, depth):
 
 # %% ../nbs/18_nongreedy.ipynb #86a1edaa
 def _infer(Wst, Tst, Xa, y, depth, fast):
-    "(leaf j, its path nodes, directions and scores (n, d), bound term L_j - 2 pen_j) for each point."
+    "(leaf j, its path nodes, directions and scores (n, d), bound term L_j - 2 pen_j, leaf reached by sgn) for each point."
     r = np.arange(len(Xa))
     if fast:
         nodes, dirs, s, leaves = radius1_paths(Wst, Xa, depth)
         Th = Tst.gather(leaves)                                           # (n, d+1, K): the candidates' logits
         score = logsumexp(Th, axis=2) - Th[r, :, y] - 2 * path_penalty(dirs, s)
         col = score.argmax(1)
-        return leaves[r, col], nodes[r, col], dirs[r, col], s[r, col], score[r, col]
+        return leaves[r, col], nodes[r, col], dirs[r, col], s[r, col], score[r, col], leaves[:, 0]
     S = full_scores(Wst, Xa)
     j, bound = loss_augmented(S, leaf_log_losses(Tst.dense(), y))
     anc, dirs = leaf_paths(j, depth)
-    return j, anc, dirs, S[r[:, None], anc], bound
+    return j, anc, dirs, S[r[:, None], anc], bound, reached_leaf(S)[0]
 
 # %% ../nbs/18_nongreedy.ipynb #86cafc18
 def _w_gradient(Xa, nodes, dirs, s, a_nodes=None, a_dirs=None, a_s=None):
@@ -287,7 +287,7 @@ def _assigned_penalty(Wst, Xa, assigned, depth):
 def sparse_step(Wst, Tst, Xa, y, depth, lr, fast=True, assigned=None):
     "One minibatch step of (stable) SGD on the bound, touching only the rows on the points' paths; returns the batch bound."
     n = len(Xa)
-    j, nodes, dirs, s, bound = _infer(Wst, Tst, Xa, y, depth, fast)
+    j, nodes, dirs, s, bound, _ = _infer(Wst, Tst, Xa, y, depth, fast)
     a = (None,) * 3
     if assigned is not None:
         *a, pen_a = _assigned_penalty(Wst, Xa, assigned, depth)
@@ -413,12 +413,13 @@ def fit(self:NonGreedyTreeClassifier, X, y):
     Tst = LazyRows(*Theta.shape, self.momentum, None, np.arange(len(Theta)), Theta)
     d, fast = self.max_depth, self.inference == 'fast'
     assigned = route(Wst, Za, d) if self.stable else None
-    history, best = [], None
+    history, best, order_e = [], None, np.arange(len(Za))
     for epoch in range(self.epochs + 1):
-        history.append(self._evaluate(Wst, Tst, Za, y, assigned))
+        *h, reached = self._evaluate(Wst, Tst, Za, y, assigned, order_e)
+        history.append(h); order_e = np.argsort(reached, kind='stable')
         if best is None or history[-1][0] < best[0]: best = (history[-1][0], Wst.to_csr(), Tst.dense())
         if epoch == self.epochs: break
-        if self.stable and epoch > 0 and epoch % self.reassign_every == 0: assigned = route(Wst, Za, d)
+        if self.stable and epoch > 0 and epoch % self.reassign_every == 0: assigned = reached
         order = rng.permutation(len(Za))
         for b0 in range(0, len(order), self.batch_size):
             bi = order[b0:b0 + self.batch_size]
@@ -429,15 +430,14 @@ def fit(self:NonGreedyTreeClassifier, X, y):
 
 # %% ../nbs/18_nongreedy.ipynb #fb017e01
 @patch
-def _evaluate(self:NonGreedyTreeClassifier, Wst, Tst, Za, y, assigned):
-    "(mean training bound, training error, active leaves), over chunks of points."
+def _evaluate(self:NonGreedyTreeClassifier, Wst, Tst, Za, y, assigned, order):
+    "(mean training bound, training error, active leaves, leaf reached by each point), over chunks of points in `order`."
     d, fast = self.max_depth, self.inference == 'fast'
-    chunk = 128 if fast else max(16, min(512, 2 ** 22 >> d))
+    chunk = 256 if fast else max(16, min(512, 2 ** 22 >> d))
     bound, reached = np.zeros(len(Za)), np.zeros(len(Za), dtype=np.int64)
     for c in range(0, len(Za), chunk):
-        sl = slice(c, c + chunk)
-        bound[sl] = _infer(Wst, Tst, Za[sl], y[sl], d, fast)[-1]
-        reached[sl] = route(Wst, Za[sl], d)
+        sl = order[c:c + chunk]
+        *_, bound[sl], reached[sl] = _infer(Wst, Tst, Za[sl], y[sl], d, fast)
         if assigned is not None: bound[sl] += 2 * _assigned_penalty(Wst, Za[sl], assigned[sl], d)[3]
     err = float((Tst.gather(reached).argmax(1) != y).mean())
-    return float(bound.mean()), err, len(np.unique(reached))
+    return float(bound.mean()), err, len(np.unique(reached)), reached
