@@ -17,7 +17,9 @@ printing cell (values reported by a paper, said so in the prose) are listed in A
 
 In index.ipynb a paragraph or table row may also quote the saved outputs of the notebooks it names (`nbs/14_estimators.ipynb`,
 notebook `17_ohmr`); a results-table row that names a benchmark (`python benchmarks/...`) quotes that benchmark's
-print, which is not saved anywhere, so its numbers are reported by `python tests/test_prose_numbers.py --benchmarks`
+print. Prints saved by `tools/run_benchmark.py` (`benchmarks/results/*.txt`, first line the command) are checked like
+a cell's output: a row whose benchmarks all have saved prints must quote only numbers they (or the notebooks it
+names) print. Rows whose benchmarks have none are reported by `python tests/test_prose_numbers.py --benchmarks`
 but not checked.
 
     python tests/test_prose_numbers.py               # every unprinted number, per notebook, with its context
@@ -156,6 +158,21 @@ def _units(md):
     return out
 
 
+RESULTS = ROOT / 'benchmarks' / 'results'
+
+
+def saved_prints(script):
+    "Texts of the saved prints of `benchmarks/<script>` (tools/run_benchmark.py), [] if none."
+    return [t for t in (f.read_text() for f in sorted(RESULTS.glob('*.txt')))
+            if re.match(rf'\$ python benchmarks/{re.escape(script)}(\s|$)', t)]
+
+
+def _benchmark_prints(line):
+    "All saved prints of the benchmarks a line names, or None if one of them has none."
+    texts = [saved_prints(s) for s in re.findall(r'benchmarks/(\w+\.py)', line)]
+    return sum(texts, []) if texts and all(texts) else None
+
+
 def unprinted(path):
     "[(number, kind, context)] of the numbers the notebook's markdown quotes that no cell prints."
     cells = _cells(path)
@@ -165,21 +182,25 @@ def unprinted(path):
     for c in cells:
         if c['cell_type'] != 'markdown': continue
         for line in (_units(''.join(c['source'])) if is_index else [''.join(c['source'])]):
-            if is_index and 'benchmarks/' in line: continue          # a benchmark's print: see the docstring
-            printed = own
-            if is_index:
-                cited = _cited_notebooks(line)
-                if cited: printed = {**own, **printed_numbers(sum((outputs_text(_cells(p)) + code_text(_cells(p)) for p in cited), []))}
-            missing += [(s, kind, ctx) for s, kind, ctx in quoted(line)
-                        if s not in allowed and not matches(s, kind, printed)]
+            missing += (index_unit_unprinted(line, own) if is_index else
+                        [(s, kind, ctx) for s, kind, ctx in quoted(line) if s not in allowed and not matches(s, kind, own)])
     return missing
 
 
+def index_unit_unprinted(line, own):
+    "The numbers a row or paragraph of index.ipynb quotes that neither index, the notebooks it names nor the saved prints of its benchmarks print."
+    bench = _benchmark_prints(line) if 'benchmarks/' in line else []
+    if bench is None: return []                                  # a print not saved: see the docstring
+    texts = bench + sum((outputs_text(_cells(p)) + code_text(_cells(p)) for p in _cited_notebooks(line)), [])
+    printed = {**own, **printed_numbers(texts)} if texts else own
+    return [(s, kind, ctx) for s, kind, ctx in quoted(line) if not matches(s, kind, printed)]
+
+
 def benchmark_quotes():
-    "Numbers index.ipynb's results table quotes from benchmarks' prints (not saved, so not checked)."
+    "Numbers index.ipynb's results table quotes from benchmarks' prints that are not saved (so not checked)."
     return [(line.split('|')[1].strip(), [s for s, _, _ in quoted(line)])
             for c in _cells(ROOT / 'index.ipynb') if c['cell_type'] == 'markdown'
-            for line in ''.join(c['source']).split('\n') if 'benchmarks/' in line]
+            for line in ''.join(c['source']).split('\n') if 'benchmarks/' in line and _benchmark_prints(line) is None]
 
 
 PENDING = set()   # 12_path's slow cells ran once with TAO_NB_FULL=1 (saved outputs); index cites them
@@ -229,6 +250,27 @@ def test_benchmark_rows_name_benchmarks_that_exist():
     for line in rows:
         scripts = re.findall(r'benchmarks/(\w+\.py)', line)
         assert scripts and all((ROOT / 'benchmarks' / s).is_file() for s in scripts), line
+
+
+def test_saved_prints_name_their_benchmark():
+    "Every saved print starts with the command of a benchmark of the repository, and some results row cites it."
+    rows = '\n'.join(''.join(c['source']) for c in _cells(ROOT / 'index.ipynb') if c['cell_type'] == 'markdown')
+    for f in sorted(RESULTS.glob('*.txt')):
+        m = re.match(r'\$ python benchmarks/(\w+\.py)', f.read_text())
+        assert m and (ROOT / 'benchmarks' / m.group(1)).is_file(), f"{f.name}: first line is not `$ python benchmarks/<script> ...`"
+        assert f'benchmarks/{m.group(1)}' in rows, f"{f.name}: no results row names benchmarks/{m.group(1)}"
+
+
+def test_saved_prints_are_checked():
+    "A row whose benchmark has saved prints is checked against them: change one of its numbers and it is caught."
+    rows = [line for c in _cells(ROOT / 'index.ipynb') if c['cell_type'] == 'markdown'
+            for line in ''.join(c['source']).split('\n') if 'benchmarks/' in line and _benchmark_prints(line)]
+    assert rows, "no results row is backed by a saved print (benchmarks/results/)"
+    for row in rows:
+        assert not index_unit_unprinted(row, {})
+        s = quoted(row)[-1][0]
+        wrong = re.sub(rf'(?<![\d.,]){re.escape(s)}(?![\d])', '9' + s, row, count=1)   # 2.49 -> 92.49: printed nowhere
+        assert index_unit_unprinted(wrong, {}), row
 
 
 def test_allow_list_is_short_and_used():
