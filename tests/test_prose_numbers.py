@@ -164,7 +164,7 @@ RESULTS = ROOT / 'benchmarks' / 'results'
 def saved_prints(script):
     "Texts of the saved prints of `benchmarks/<script>` (tools/run_benchmark.py), [] if none."
     return [t for t in (f.read_text() for f in sorted(RESULTS.glob('*.txt')))
-            if re.match(rf'\$ python benchmarks/{re.escape(script)}(\s|$)', t)]
+            if re.search(rf'^\$ python benchmarks/{re.escape(script)}(\s|$)', t, re.M)]
 
 
 def _benchmark_prints(line):
@@ -253,12 +253,16 @@ def test_benchmark_rows_name_benchmarks_that_exist():
 
 
 def test_saved_prints_name_their_benchmark():
-    "Every saved print starts with the command of a benchmark of the repository, and some results row cites it."
+    "Every saved print says which benchmark printed it (`$ python benchmarks/<script> ...` lines, after any `#` comments), and a results row cites it."
     rows = '\n'.join(''.join(c['source']) for c in _cells(ROOT / 'index.ipynb') if c['cell_type'] == 'markdown')
     for f in sorted(RESULTS.glob('*.txt')):
-        m = re.match(r'\$ python benchmarks/(\w+\.py)', f.read_text())
-        assert m and (ROOT / 'benchmarks' / m.group(1)).is_file(), f"{f.name}: first line is not `$ python benchmarks/<script> ...`"
-        assert f'benchmarks/{m.group(1)}' in rows, f"{f.name}: no results row names benchmarks/{m.group(1)}"
+        text = f.read_text()
+        scripts = re.findall(r'^\$ python benchmarks/(\w+\.py)', text, re.M)
+        first = next(l for l in text.split('\n') if not l.startswith('#'))
+        assert scripts and first.startswith('$ python benchmarks/'), f"{f.name}: does not start with `$ python benchmarks/<script> ...`"
+        for s in set(scripts):
+            assert (ROOT / 'benchmarks' / s).is_file(), f"{f.name}: benchmarks/{s} does not exist"
+            assert f'benchmarks/{s}' in rows, f"{f.name}: no results row names benchmarks/{s}"
 
 
 def test_saved_prints_are_checked():
