@@ -161,16 +161,30 @@ def _units(md):
 RESULTS = ROOT / 'benchmarks' / 'results'
 
 
-def saved_prints(script):
-    "Texts of the saved prints of `benchmarks/<script>` (tools/run_benchmark.py), [] if none."
-    return [t for t in (f.read_text() for f in sorted(RESULTS.glob('*.txt')))
-            if re.search(rf'^\$ python benchmarks/{re.escape(script)}(\s|$)', t, re.M)]
+def saved_sections():
+    "[(command, print)] of every saved print (tools/run_benchmark.py): a file's text cut at its `$ python benchmarks/...` lines."
+    out = []
+    for f in sorted(RESULTS.glob('*.txt')):
+        parts = re.split(r'^\$ (python benchmarks/.*)$', f.read_text(), flags=re.M)
+        out += [(cmd.strip(), text) for cmd, text in zip(parts[1::2], parts[2::2])]
+    return out
+
+
+def _row_commands(line):
+    "The benchmark commands a row gives (`python benchmarks/x.py ARGS`), or the bare script for one it only names."
+    cmds = [c.strip() for c in re.findall(r'`(python benchmarks/[^`]*)`', line)]
+    named = {re.match(r'python benchmarks/(\w+\.py)', c).group(1) for c in cmds if re.match(r'python benchmarks/\w+\.py', c)}
+    return cmds + [f'python benchmarks/{s}' for s in re.findall(r'benchmarks/(\w+\.py)', line) if s not in named]
 
 
 def _benchmark_prints(line):
-    "All saved prints of the benchmarks a line names, or None if one of them has none."
-    texts = [saved_prints(s) for s in re.findall(r'benchmarks/(\w+\.py)', line)]
-    return sum(texts, []) if texts and all(texts) else None
+    "The saved prints of the commands a row gives (a saved command matches if it starts with the row's), or None if one has none."
+    sections, texts = saved_sections(), []
+    for cmd in _row_commands(line):
+        found = [text for saved, text in sections if saved == cmd or saved.startswith(cmd + ' ')]
+        if not found: return None
+        texts += found
+    return texts or None
 
 
 def unprinted(path):
@@ -263,6 +277,13 @@ def test_saved_prints_name_their_benchmark():
         for s in set(scripts):
             assert (ROOT / 'benchmarks' / s).is_file(), f"{f.name}: benchmarks/{s} does not exist"
             assert f'benchmarks/{s}' in rows, f"{f.name}: no results row names benchmarks/{s}"
+
+
+def test_a_row_is_checked_against_its_own_command():
+    "A row giving a command with arguments uses only the saved prints of that command (not of the same script run otherwise)."
+    assert _row_commands("| x | 1.5× | `python benchmarks/bench_sdt.py --node`, `benchmarks/bench_tao_axis.py` |") == [
+        'python benchmarks/bench_sdt.py --node', 'python benchmarks/bench_tao_axis.py']
+    assert _benchmark_prints("| x | 1.5× | `python benchmarks/bench_sdt.py --no-such-option` |") is None
 
 
 def test_saved_prints_are_checked():
