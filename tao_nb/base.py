@@ -43,9 +43,9 @@ def check_choice(name, value, options):
         raise ValueError(f"{name} must be one of {', '.join(map(repr, options))}; got {value!r}")
 
 # %% ../nbs/01_base.ipynb #56baea5d
-def validate_classification_data(estimator, X, y):
-    "(X as float64, classes, encoded labels), with scikit-learn's checks and a clear error unless y has two or more classes."
-    X, y = validate_data(estimator, X, y, dtype=np.float64)
+def validate_classification_data(estimator, X, y, dtype=np.float64):
+    "(X as `dtype`, classes, encoded labels), with scikit-learn's checks and a clear error unless y has two or more classes."
+    X, y = validate_data(estimator, X, y, dtype=dtype)     # a tuple of dtypes keeps X as it is when its type is one of them
     check_classification_targets(y)
     classes, y_enc = np.unique(y, return_inverse=True)
     if len(classes) < 2:

@@ -9,19 +9,18 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 import numpy as np
 from sklearn.base import BaseEstimator
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, check_random_state, validate_data
 from .tree import Tree
 import numbers
 from fastcore.basics import patch
 from tqdm.auto import tqdm
-from .base import validate_classification_data, _TreeClassifier, numpydoc_sections, check_param, fit_weights
+from .base import validate_classification_data, _TreeClassifier, numpydoc_sections, check_param, check_choice, fit_weights
 from .tao import class_frequencies
 
 # %% auto #0
 __all__ = ['CRITERIA', 'SCHEDULES', 'impurity', 'Work', 'best_thresholds', 'NodeSplit', 'exhaustive_split', 'max_point_increase',
            'SDTTrace', 'split_criterion', 'batch_size', 'n_candidate_features', 'subset_sizes', 'halving_sort_work',
-           'sdt_split', 'theorem1_work', 'validate_training_data', 'SDTClassifier']
+           'sdt_split', 'theorem1_work', 'SDTClassifier']
 
 # %% ../nbs/15_sdt.ipynb #08d413e2
 CRITERIA = ('gini', 'entropy', 'misclassification')
@@ -310,20 +309,11 @@ def sdt_split(X,                   # (N, D) inputs
 # %% ../nbs/15_sdt.ipynb #9d15f01e
 def theorem1_work(n, D, batch_exponent=10, alpha=7, min_batch=20, schedule='linear'):
     "Theorem 1's sorting bound 4 D N0 log2 N0 ('doubling': alpha D N0 log2(N0 2^alpha)) plus step 5's (D/2^alpha) N log2 N (N log2 N alone when N0 >= N)."
+    check_choice('schedule', schedule, SCHEDULES)
     n0 = batch_size(n, batch_exponent, min_batch)
     if n0 >= n: return D * n * math.log2(max(n, 2))
     first = 4 * D * n0 * math.log2(max(n0, 2)) if schedule == 'linear' else alpha * D * n0 * math.log2(n0 * 2 ** alpha)
     return first + math.ceil(D / 2 ** alpha) * n * math.log2(n)
-
-# %% ../nbs/15_sdt.ipynb #be134ecf
-def validate_training_data(estimator, X, y):
-    "`validate_classification_data`, except that float32 X stays float32: a large feature matrix is not copied to float64."
-    X, y = validate_data(estimator, X, y, dtype=(np.float64, np.float32))
-    check_classification_targets(y)
-    classes, y_enc = np.unique(y, return_inverse=True)
-    if len(classes) < 2:
-        raise ValueError(f"{type(estimator).__name__} needs at least two classes in y; got one class: {classes}")
-    return X, classes, y_enc
 
 # %% ../nbs/15_sdt.ipynb #69799024
 @numpydoc_sections({'tree_': 'the grown `Tree`', 'classes_': 'the class labels', 'work_': 'counted work of the split searches (`Work`)', 'n_features_in_, feature_names_in_': "scikit-learn's record of the inputs"})
@@ -354,9 +344,8 @@ def _check_params(self:SDTClassifier):
     check_param('min_batch', self.min_batch, numbers.Integral, 1)
     check_param('batch_exponent', self.batch_exponent, numbers.Real, 0)
     n_candidate_features(1, self.max_features)  # raises on a bad value
-    if self.criterion not in CRITERIA:
-        raise ValueError(f"criterion must be one of {CRITERIA}, got {self.criterion!r}")
-    subset_sizes(1, 1, self.schedule)  # raises on an unknown schedule
+    check_choice('criterion', self.criterion, CRITERIA)
+    check_choice('schedule', self.schedule, SCHEDULES)
 
 @patch
 def _validated(self:SDTClassifier, X):
@@ -369,7 +358,7 @@ def _validated(self:SDTClassifier, X):
 def fit(self:SDTClassifier, X, y, sample_weight=None):
     "Grow the tree on (X, y), weighted by `sample_weight` times `class_weight`."
     self._check_params()
-    X, classes, y_enc = validate_training_data(self, X, y)
+    X, classes, y_enc = validate_classification_data(self, X, y, dtype=(np.float64, np.float32))   # float32 stays float32
     X, y_enc, self.classes_, sw = fit_weights(X, y_enc, sample_weight, self.class_weight, classes)
     K = len(self.classes_)
     rng = np.random.default_rng(check_random_state(self.random_state).randint(np.iinfo(np.int32).max))
