@@ -18,8 +18,8 @@ printing cell (values reported by a paper, said so in the prose) are listed in A
 In index.ipynb a paragraph or table row may also quote the saved outputs of the notebooks it names (`nbs/14_estimators.ipynb`,
 notebook `17_ohmr`); a results-table row that names a benchmark (`python benchmarks/...`) quotes that benchmark's
 print. Prints saved by `tools/run_benchmark.py` (`benchmarks/results/*.txt`, first line the command) are checked like
-a cell's output: a row whose benchmarks all have saved prints must quote only numbers they (or the notebooks it
-names) print. Rows whose benchmarks have none are reported by `python tests/test_prose_numbers.py --benchmarks`
+a cell's output: a row each of whose benchmark commands has a saved print (the same command, or one extending it
+with more arguments) must quote only numbers those prints (or the notebooks it names) print. Rows whose benchmarks have none are reported by `python tests/test_prose_numbers.py --benchmarks`
 but not checked.
 
     python tests/test_prose_numbers.py               # every unprinted number, per notebook, with its context

@@ -1,12 +1,12 @@
 """Run a benchmark and save what it prints, so the results table's numbers can be checked against it.
 
-    python tools/run_benchmark.py benchmarks/bench_nongreedy.py --depths 8,12,14 --exact-depths 12 --dense-depths ""
+    python tools/run_benchmark.py benchmarks/bench_nongreedy.py --depths 8,12,14 --exact-depths 12,14 --dense-depths 8
     python tools/run_benchmark.py --name bench_sdt_node benchmarks/bench_sdt.py --node
 
 The print goes to the terminal as it comes and to `benchmarks/results/NAME.txt` (NAME: the script's name unless
-`--name` is given), whose first line is the command that printed it. A results row of index.ipynb that names a
-benchmark is checked by `tests/test_prose_numbers.py` against the saved prints of that benchmark: commit the file
-with the row it backs. A run that fails saves nothing.
+`--name` is given), whose first line is the command that printed it. `tests/test_prose_numbers.py` checks a results
+row of index.ipynb against the saved prints of the commands the row gives (a saved command matches when it is the
+row's command or extends it with more arguments): commit the file with the row it backs. A run that fails saves nothing.
 """
 import shlex, subprocess, sys
 from pathlib import Path
