@@ -13,6 +13,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.special import logsumexp, softmax
 from fastcore.basics import patch
+from numba import njit
 from sklearn.base import BaseEstimator
 from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils import check_random_state
@@ -123,6 +124,7 @@ class LazyRows:
         self.B, self.V = np.zeros((1, dim)), np.zeros((1, dim))   # row = a*B + b*V, velocity = c*V
         self.abc, self.gram = np.array([[1.0, 0, 0]]), np.zeros((1, 3))   # (a, b, c) and (B.B, B.V, V.V) per slot
         self.live = np.zeros(0, dtype=np.int64)          # slots whose velocity is not yet negligible
+        self.hi, self.lo = -np.inf, np.full(dim, np.inf)   # extremes of the rows' values when they came to rest
         rows = np.asarray(rows, dtype=np.int64)
         if len(rows): self._alloc(rows); s = self.slot[rows]; self.B[s] = values; self._rebase(s, velocity=False)
 
@@ -153,7 +155,8 @@ def _rebase(self:LazyRows, s, velocity=True):
     if velocity: self.V[s] *= self.abc[s, 2:3]; self.abc[s] = (1, 0, 1)
     else: self.V[s] = 0; self.abc[s] = (1, 0, 0)
     B, V = self.B[s], self.V[s]
-    self.gram[s] = np.c_[(B * B).sum(1), (B * V).sum(1), (V * V).sum(1)]
+    if not velocity and len(s): self.hi, self.lo = max(self.hi, B.max()), np.minimum(self.lo, B.min(0))
+    self.gram[s, 0], self.gram[s, 1], self.gram[s, 2] = (B * B).sum(1), (B * V).sum(1), (V * V).sum(1)
 
 # %% ../nbs/18_nongreedy.ipynb #505270c2
 def _lr_advance(self, L):
@@ -180,24 +183,37 @@ def _lr_step(self, rows, G, lr):
     if self.radius is not None:
         W *= np.minimum(1.0, self.radius / np.maximum(np.sqrt((W ** 2).sum(1)), 1e-300))[:, None]
     self.B[s], self.V[s], self.abc[s] = W, v, (1, 0, 1)
-    self.gram[s] = np.c_[(W * W).sum(1), (W * v).sum(1), (v * v).sum(1)]
-    self.live = np.r_[still, s] if self.mu > 0 else self.live[:0]
+    self.gram[s, 0], self.gram[s, 1], self.gram[s, 2] = (W * W).sum(1), (W * v).sum(1), (v * v).sum(1)
+    self.live = np.concatenate((still, s)) if self.mu > 0 else self.live[:0]
 
 LazyRows._advance, LazyRows.step = _lr_advance, _lr_step
 
 # %% ../nbs/18_nongreedy.ipynb #35af2b7c
+@njit(cache=True, fastmath=True, inline='always')
+def _row_score(slot, B, V, abc, r, Xa, n):
+    "w_r^T x_n for row r of LazyRows arrays: a B_s.x_n + b V_s.x_n at its slot s, 0 for a row without a slot."
+    s = slot[r]
+    if s == 0: return 0.0
+    dot_b = 0.0
+    for k in range(Xa.shape[1]): dot_b += B[s, k] * Xa[n, k]
+    if abc[s, 1] == 0.0: return abc[s, 0] * dot_b
+    dot_v = 0.0
+    for k in range(Xa.shape[1]): dot_v += V[s, k] * Xa[n, k]
+    return abc[s, 0] * dot_b + abc[s, 1] * dot_v
+
+@njit(cache=True, fastmath=True)
+def _pair_scores(slot, B, V, abc, rows, Xa):
+    "w_r^T x_n for the rows rows[n] (n, c) of each point x_n."
+    out = np.zeros(rows.shape)
+    for n in range(rows.shape[0]):
+        for c in range(rows.shape[1]): out[n, c] = _row_score(slot, B, V, abc, rows[n, c], Xa, n)
+    return out
+
+# %% ../nbs/18_nongreedy.ipynb #c5e7a2b1
 def _lr_scores(self, rows, Xa):
-    "w_r^T x_n for the rows `rows[n]` (n, c) of each point x_n: by distinct row when few, else row by row."
-    sl = self.slot[rows]
-    u, inv = np.unique(sl, return_inverse=True)
-    if len(u) <= 32 * sl.shape[1]:              # few distinct rows: one BLAS product, <= 32x the needed ones
-        return (Xa @ self.current(u).T)[np.arange(len(sl))[:, None], inv.reshape(sl.shape)]
-    R = self.B[sl]; inv = inv.reshape(sl.shape)
-    lazy = np.flatnonzero(self.abc[u, 1])               # rows their velocity moved since their last write
-    if len(lazy):
-        at = np.full(len(u), -1); at[lazy] = np.arange(len(lazy)); pairs = at[inv] >= 0
-        R[pairs] = self.current(u[lazy])[at[inv[pairs]]]
-    return np.einsum('ncp,np->nc', R, Xa)
+    "w_r^T x_n for the rows `rows[n]` (n, c) of each point x_n: O(ncp), no row copied."
+    rows = np.asarray(rows, dtype=np.int64)
+    return _pair_scores(self.slot, self.B, self.V, self.abc, rows, np.ascontiguousarray(Xa, dtype=np.float64))
 
 def _lr_gather(self, rows):
     "Current values of `rows` (any shape) -> rows.shape + (dim,)."
@@ -217,21 +233,46 @@ def _lr_dense(self):
 
 LazyRows.scores, LazyRows.gather, LazyRows.to_csr, LazyRows.dense = _lr_scores, _lr_gather, _lr_to_csr, _lr_dense
 
+# %% ../nbs/18_nongreedy.ipynb #c5e7a2b2
+def _lr_value_bounds(self):
+    "(hi, lo): hi >= every value of a stored row, lo[k] <= its k-th value: exact on the live rows, the rows at rest by their extremes."
+    cur = self.current(self.live)
+    return (max(self.hi, cur.max()), np.minimum(self.lo, cur.min(0))) if len(cur) else (self.hi, self.lo.copy())
+
+def _lr_frozen(self):
+    "A read-only copy of the current rows with b = 0: a score then reads one stored row, not B's and V's."
+    out = LazyRows(len(self.slot), self.B.shape[1], 0.0, None)
+    out.slot, out.n_used, out.B = self.slot.copy(), self.n_used, self.current(np.arange(self.n_used))
+    out.V, out.abc, out.gram = np.zeros_like(out.B), np.tile([1.0, 0, 0], (self.n_used, 1)), np.zeros((self.n_used, 3))
+    out.hi, out.lo = self.value_bounds()
+    return out
+
+LazyRows.frozen, LazyRows.value_bounds = _lr_frozen, _lr_value_bounds
+
 # %% ../nbs/18_nongreedy.ipynb #46852a10
+@njit(cache=True, fastmath=True)
+def _radius1_walk(slot, B, V, abc, Xa, depth):
+    "(nodes (n, d+1, d+1), directions and scores (n, d+1, d)) of the reached path (column 0) and the path flipping level c-1 (column c)."
+    n = Xa.shape[0]
+    nodes = np.zeros((n, depth + 1, depth + 1), dtype=np.int64); s = np.zeros((n, depth + 1, depth))
+    dirs = np.zeros((n, depth + 1, depth), dtype=np.int64)
+    for l in range(depth):                       # level by level: the points of a batch share the top rows
+        for i in range(n):
+            for c in range(depth + 1):           # columns 0..l are under way at level l; the others follow column 0
+                node = nodes[i, c, l]
+                v = _row_score(slot, B, V, abc, node, Xa, i) if c <= l else s[i, 0, l]
+                s[i, c, l] = v
+                right = 1 if v > 0 else 0
+                if l == c - 1: right = 1 - right                  # column c flips level c-1: the other child
+                nodes[i, c, l + 1], dirs[i, c, l] = 2 * node + 1 + right, 2 * right - 1
+    return nodes, dirs, s
+
 def radius1_paths(Wst, Xa, depth):
-    "The reached path (column 0) and the d paths that flip one of its bits (column k+1 flips level k), level by level."
-    n, c_all = len(Xa), np.arange(depth + 1)
-    nodes = np.zeros((n, depth + 1, depth + 1), dtype=np.int64)   # node of each column at each level (last: leaf)
-    s = np.zeros((n, depth + 1, depth))
-    for l in range(depth):                               # columns 0..l are under way at level l
-        cur = nodes[:, :l + 1, l]
-        s[:, :l + 1, l] = Wst.scores(cur, Xa)
-        nodes[:, :l + 1, l + 1] = 2 * cur + 1 + (s[:, :l + 1, l] > 0)
-        nodes[:, l + 1, :l + 1], s[:, l + 1, :l + 1] = nodes[:, 0, :l + 1], s[:, 0, :l + 1]
-        nodes[:, l + 1, l + 1] = 2 * cur[:, 0] + 2 - (s[:, 0, l] > 0)   # the other child of the path's node
-    dirs = np.where(nodes[..., 1:] == 2 * nodes[..., :-1] + 2, 1, -1)
+    "The reached path (column 0) and the d paths that flip one of its bits (column k+1 flips level k)."
+    nodes, dirs, s = _radius1_walk(Wst.slot, Wst.B, Wst.V, Wst.abc, np.ascontiguousarray(Xa, dtype=np.float64), depth)
     return nodes[..., :-1], dirs, s, nodes[..., -1] - (2 ** depth - 1)
 
+# %% ../nbs/18_nongreedy.ipynb #e2c4a9d0
 def full_scores(Wst, Xa):
     "S = Xa W^T over all m nodes (exact inference): one product with the stored rows, zeros elsewhere."
     S = Xa @ Wst.current(np.arange(Wst.n_used)).T
@@ -247,16 +288,55 @@ def route(Wst, Xa, depth):
     for _ in range(depth): node = 2 * node + 1 + (Wst.scores(node[:, None], Xa)[:, 0] > 0)
     return node - (2 ** depth - 1)
 
+# %% ../nbs/18_nongreedy.ipynb #b7d1e4c2
+@njit(cache=True)
+def _leaf_loss(slot, B, V, abc, leaf, y):
+    "Log loss for label y of the softmax of leaf `leaf`'s logits, a row of Theta's LazyRows arrays."
+    r = slot[leaf]; a, b = abc[r, 0], abc[r, 1]
+    top = a * B[r, 0] + b * V[r, 0]
+    for k in range(1, B.shape[1]): top = max(top, a * B[r, k] + b * V[r, k])
+    tot = 0.0
+    for k in range(B.shape[1]): tot += np.exp(a * B[r, k] + b * V[r, k] - top)
+    return np.log(tot) + top - (a * B[r, y] + b * V[r, y])
+
+# %% ../nbs/18_nongreedy.ipynb #b7d1e4c3
+@njit(cache=True, fastmath=True)
+def _radius1_best(slot, B, V, abc, Ts, Xa, y, depth, U):
+    "Per point: the best radius-1 candidate (leaf, path nodes, dirs, scores, L_j - 2 pen_j), the reached leaf; and the products computed."
+    n, m, pairs = Xa.shape[0], 2 ** depth - 1, 0
+    nodes, dirs, s = np.zeros((n, depth), np.int64), np.zeros((n, depth), np.int64), np.zeros((n, depth))
+    leaf, bound, reached = np.zeros(n, np.int64), np.zeros(n), np.zeros(n, np.int64)
+    pn, pd, ps = np.zeros(depth, np.int64), np.zeros(depth, np.int64), np.zeros(depth)   # the reached path
+    cn, cd, cs = np.zeros(depth, np.int64), np.zeros(depth, np.int64), np.zeros(depth)   # a candidate's path
+    for i in range(n):
+        node = 0
+        for l in range(depth):                          # the reached path: column 0, penalty 0
+            v = _row_score(slot, B, V, abc, node, Xa, i); right = 1 if v > 0 else 0
+            pn[l], pd[l], ps[l], node = node, 2 * right - 1, v, 2 * node + 1 + right
+        pairs += depth; reached[i] = leaf[i] = node - m; nodes[i], dirs[i], s[i] = pn, pd, ps
+        bound[i] = _leaf_loss(Ts[0], Ts[1], Ts[2], Ts[3], node - m, y[i])
+        for k in range(depth):                          # the candidate flipping level k pays |s_k|
+            pen = abs(ps[k])
+            if U[y[i]] - 2 * pen < bound[i] - 1e-9 * (1 + abs(bound[i])): continue   # cannot beat the best so far
+            cn[:], cd[:], cs[:] = pn, pd, ps
+            cd[k] = -pd[k]; node = 2 * pn[k] + 1 + (1 if cd[k] > 0 else 0)
+            for l in range(k + 1, depth):               # then it follows the signs
+                v = _row_score(slot, B, V, abc, node, Xa, i); right = 1 if v > 0 else 0
+                cn[l], cd[l], cs[l], node = node, 2 * right - 1, v, 2 * node + 1 + right
+            pairs += depth - k - 1
+            score = _leaf_loss(Ts[0], Ts[1], Ts[2], Ts[3], node - m, y[i]) - 2 * pen
+            if score > bound[i]: bound[i], leaf[i], nodes[i], dirs[i], s[i] = score, node - m, cn, cd, cs
+    return leaf, nodes, dirs, s, bound, reached, pairs
+
 # %% ../nbs/18_nongreedy.ipynb #86a1edaa
 def _infer(Wst, Tst, Xa, y, depth, fast):
     "(leaf j, its path nodes, directions and scores (n, d), bound term L_j - 2 pen_j, leaf reached by sgn) for each point."
     r = np.arange(len(Xa))
     if fast:
-        nodes, dirs, s, leaves = radius1_paths(Wst, Xa, depth)
-        Th = Tst.gather(leaves)                                           # (n, d+1, K): the candidates' logits
-        score = logsumexp(Th, axis=2) - Th[r, :, y] - 2 * path_penalty(dirs, s)
-        col = score.argmax(1)
-        return leaves[r, col], nodes[r, col], dirs[r, col], s[r, col], score[r, col], leaves[:, 0]
+        hi, lo = Tst.value_bounds(); U, Ts = np.log(Tst.B.shape[1]) + hi - lo, (Tst.slot, Tst.B, Tst.V, Tst.abc)
+        *out, pairs = _radius1_best(Wst.slot, Wst.B, Wst.V, Wst.abc, Ts, np.ascontiguousarray(Xa, dtype=np.float64),
+                                    np.asarray(y, dtype=np.int64), depth, U)
+        return tuple(out)
     S = full_scores(Wst, Xa)
     j, bound = loss_augmented(S, leaf_log_losses(Tst.dense(), y))
     anc, dirs = leaf_paths(j, depth)
@@ -311,9 +391,9 @@ def complete_from_tree(tree, depth, eps=1e-2):
         if tree.is_leaf[i]:                            # its whole subtree of the complete tree copies its value:
             k = int(np.log2(pos + 1)); first = (pos + 1) * 2 ** (depth - k) - 1 - m   # zero rows send all left
             leaf_of[first:first + 2 ** (depth - k)] = i; continue
-        w = tree.W[i] if tree.is_oblique else np.eye(D)[tree.feature[i]]
-        nz = np.flatnonzero(w)
-        rows += [pos] * (len(nz) + 1); cols += [*nz, D]; vals += [*w[nz], -tree.threshold[i]]
+        nz = np.flatnonzero(tree.W[i]) if tree.is_oblique else [tree.feature[i]]
+        w = tree.W[i][nz] if tree.is_oblique else [1.0]
+        rows += [pos] * (len(nz) + 1); cols += [*nz, D]; vals += [*w, -tree.threshold[i]]
         stack += [(int(tree.left[i]), 2 * pos + 1), (int(tree.right[i]), 2 * pos + 2)]
     W = sp.csr_matrix((vals, (rows, cols)), shape=(m, D + 1)); W.eliminate_zeros()
     return W, np.log(tree.value[leaf_of] + eps)
@@ -395,6 +475,22 @@ def _initial_tree(self:NonGreedyTreeClassifier, Z, y, rng):
     if t.n_values != len(self.classes_): raise ValueError(f"init predicts {t.n_values} classes, y has {len(self.classes_)}")
     return standardize_tree(t, self.x_mean_, self.x_scale_)
 
+# %% ../nbs/18_nongreedy.ipynb #d3f8b6a4
+@patch
+def _start(self:NonGreedyTreeClassifier, X, y, rng):
+    "(Za = [standardized X, 1] on the columns `cols` that matter, cols, W and Theta as LazyRows) at the start of SGD."
+    self.x_mean_, self.x_scale_ = standardizer(X)
+    Za = np.c_[(X - self.x_mean_) / self.x_scale_, np.ones(len(X))]
+    W, Theta = complete_from_tree(self._initial_tree(Za[:, :-1], y, rng), self.max_depth)
+    norms = np.sqrt(np.asarray(W.multiply(W).sum(1)).ravel())
+    W = sp.diags(np.minimum(1.0, np.sqrt(self.nu) / np.maximum(norms, 1e-300))) @ W
+    cols = np.flatnonzero((Za != 0).any(0) | np.isin(np.arange(Za.shape[1]), W.indices))   # a zero column never moves W
+    Za, W = np.ascontiguousarray(Za[:, cols]), W.tocsc()[:, cols].tocsr()   # rows of Za stay contiguous
+    rows = np.flatnonzero(np.diff(W.indptr))
+    Wst = LazyRows(*W.shape, self.momentum, self.nu, rows, W[rows].toarray())
+    Tst = LazyRows(*Theta.shape, self.momentum, None, np.arange(len(Theta)), Theta)
+    return Za, cols, Wst, Tst
+
 # %% ../nbs/18_nongreedy.ipynb #8363e747
 @patch
 def fit(self:NonGreedyTreeClassifier, X, y):
@@ -403,28 +499,23 @@ def fit(self:NonGreedyTreeClassifier, X, y):
     X, self.classes_, y = validate_classification_data(self, X, y)
     self._check_size(len(self.classes_))
     rng = check_random_state(self.random_state)
-    self.x_mean_, self.x_scale_ = standardizer(X)
-    Za = np.c_[(X - self.x_mean_) / self.x_scale_, np.ones(len(X))]
-    W, Theta = complete_from_tree(self._initial_tree(Za[:, :-1], y, rng), self.max_depth)
-    norms = np.sqrt(np.asarray(W.multiply(W).sum(1)).ravel())
-    W = sp.diags(np.minimum(1.0, np.sqrt(self.nu) / np.maximum(norms, 1e-300))) @ W
-    rows = np.flatnonzero(np.diff(W.indptr))
-    Wst = LazyRows(*W.shape, self.momentum, self.nu, rows, W[rows].toarray())
-    Tst = LazyRows(*Theta.shape, self.momentum, None, np.arange(len(Theta)), Theta)
+    Za, cols, Wst, Tst = self._start(X, y, rng)
     d, fast = self.max_depth, self.inference == 'fast'
     assigned = route(Wst, Za, d) if self.stable else None
     history, best, order_e = [], None, np.arange(len(Za))
     for epoch in range(self.epochs + 1):
-        *h, reached = self._evaluate(Wst, Tst, Za, y, assigned, order_e)
+        Wnow = Wst.frozen(); *h, reached = self._evaluate(Wnow, Tst, Za, y, assigned, order_e)   # rows read as one array each
         history.append(h); order_e = np.argsort(reached, kind='stable')
-        if best is None or history[-1][0] < best[0]: best = (history[-1][0], Wst.to_csr(), Tst.dense())
+        if best is None or history[-1][0] < best[0]: best = (history[-1][0], Wnow, Tst.dense())
         if epoch == self.epochs: break
         if self.stable and epoch > 0 and epoch % self.reassign_every == 0: assigned = reached
         order = rng.permutation(len(Za))
         for b0 in range(0, len(order), self.batch_size):
             bi = order[b0:b0 + self.batch_size]
             sparse_step(Wst, Tst, Za[bi], y[bi], d, self.learning_rate, fast, None if assigned is None else assigned[bi])
-    self.history_, self.W_, self.Theta_ = np.array(history), best[1], best[2]
+    W = best[1].to_csr()                                 # back to all D + 1 columns (`cols` is sorted)
+    self.W_ = sp.csr_matrix((W.data, cols[W.indices], W.indptr), shape=(W.shape[0], X.shape[1] + 1))
+    self.history_, self.Theta_ = np.array(history), best[2]
     self.tree_ = unstandardize_tree(to_tree(self.W_, self.Theta_), self.x_mean_, self.x_scale_)
     return self
 

@@ -3,6 +3,7 @@ and save their outputs for readers; skipped cells keep the outputs they had.
 
     python tools/run_notebooks.py nbs/07_tao.ipynb [more notebooks]
     python tools/run_notebooks.py --full nbs/12_path.ipynb   # the `slow` cells too, with TAO_NB_FULL=1 (minutes)
+    python tools/run_notebooks.py --full --only 3b7eb088 nbs/18_nongreedy.ipynb   # of the slow cells, only these ids
 
 Figures are saved as plain PNGs at the notebooks' own dpi (execnb's default would double their pixels) and stored as
 palette PNGs (`tools/shrink_figures.py`, applied here); then run `nbdev_clean`. The notebooks' own code decides problem sizes (`IN_TEST` is not set here).
@@ -21,12 +22,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from shrink_figures import shrink_notebook  # noqa: E402
 
 SKIP = {'slow', 'notest'}
+ONLY = set()      # with --full: the ids of the slow cells to run (empty: all of them)
 
 
 def _skipped(cell):
     "True for a cell nbdev_test would not run (with `--full`, the `slow` cells run)."
     if cell.cell_type != 'code': return True
     d = extract_directives(cell, remove=False)
+    if ONLY and 'slow' in d and cell.get('id') not in ONLY: return True
     return bool(SKIP & set(d)) or d.get('eval:', [''])[0].lower() == 'false'
 
 
@@ -54,5 +57,7 @@ if __name__ == '__main__':
     if not args or {'-h', '--help'} & set(args): print(__doc__); sys.exit(0)
     if '--full' in args:      # heavy experiments too: the notebooks' FULL flag reads TAO_NB_FULL
         args.remove('--full'); SKIP.discard('slow'); os.environ['TAO_NB_FULL'] = '1'
+    if '--only' in args:      # a comma-separated list of cell ids
+        k = args.index('--only'); ONLY.update(args[k + 1].split(',')); del args[k:k + 2]
     for p in args:
         print('running', p, flush=True); run(p)
