@@ -126,7 +126,7 @@ class LazyRows:
         self.live = np.zeros(0, dtype=np.int64)          # slots whose velocity is not yet negligible
         self.hi, self.lo = -np.inf, np.full(dim, np.inf)   # extremes of the rows' values when they came to rest
         rows = np.asarray(rows, dtype=np.int64)
-        if len(rows): self._alloc(rows); s = self.slot[rows]; self.B[s] = values; self._rebase(s, velocity=False)
+        if len(rows): self._alloc(rows); s = self.slot[rows]; self.B[s] = values; self._rebase(s)
 
     def current(self, s):
         "Current values of slots `s` (k, dim)."
@@ -149,14 +149,12 @@ def _alloc(self:LazyRows, rows):
 
 # %% ../nbs/18_nongreedy.ipynb #eac46d6b
 @patch
-def _rebase(self:LazyRows, s, velocity=True):
-    "Write slots `s` with a=1, b=0 and velocity V (c=1), or velocity 0; refresh their Gram numbers."
-    self.B[s] = self.current(s)
-    if velocity: self.V[s] *= self.abc[s, 2:3]; self.abc[s] = (1, 0, 1)
-    else: self.V[s] = 0; self.abc[s] = (1, 0, 0)
-    B, V = self.B[s], self.V[s]
-    if not velocity and len(s): self.hi, self.lo = max(self.hi, B.max()), np.minimum(self.lo, B.min(0))
-    self.gram[s, 0], self.gram[s, 1], self.gram[s, 2] = (B * B).sum(1), (B * V).sum(1), (V * V).sum(1)
+def _rebase(self:LazyRows, s):
+    "Bring slots `s` to rest: write their current rows with a=1, b=0 and velocity 0; refresh their Gram numbers and hi/lo."
+    self.B[s] = self.current(s); self.V[s] = 0; self.abc[s] = (1, 0, 0)
+    B = self.B[s]
+    if len(s): self.hi, self.lo = max(self.hi, B.max()), np.minimum(self.lo, B.min(0))
+    self.gram[s] = 0; self.gram[s, 0] = (B * B).sum(1)
 
 # %% ../nbs/18_nongreedy.ipynb #505270c2
 def _lr_advance(self, L):
@@ -169,7 +167,7 @@ def _lr_advance(self, L):
         f = np.minimum(1.0, self.radius / np.maximum(norm, 1e-300)); abc[:, :2] *= f[:, None]; norm = norm * f
     self.abc[L] = abc
     spent = abc[:, 2] * np.sqrt(g[:, 2]) * self.mu / (1 - self.mu) <= self.tol * norm   # all later moves < tol*|row|
-    self._rebase(L[spent], velocity=False)
+    self._rebase(L[spent])
     return L[~spent]
 
 def _lr_step(self, rows, G, lr):
@@ -250,26 +248,18 @@ def _lr_frozen(self):
 LazyRows.frozen, LazyRows.value_bounds = _lr_frozen, _lr_value_bounds
 
 # %% ../nbs/18_nongreedy.ipynb #46852a10
-@njit(cache=True, fastmath=True)
-def _radius1_walk(slot, B, V, abc, Xa, depth):
-    "(nodes (n, d+1, d+1), directions and scores (n, d+1, d)) of the reached path (column 0) and the path flipping level c-1 (column c)."
-    n = Xa.shape[0]
-    nodes = np.zeros((n, depth + 1, depth + 1), dtype=np.int64); s = np.zeros((n, depth + 1, depth))
-    dirs = np.zeros((n, depth + 1, depth), dtype=np.int64)
-    for l in range(depth):                       # level by level: the points of a batch share the top rows
-        for i in range(n):
-            for c in range(depth + 1):           # columns 0..l are under way at level l; the others follow column 0
-                node = nodes[i, c, l]
-                v = _row_score(slot, B, V, abc, node, Xa, i) if c <= l else s[i, 0, l]
-                s[i, c, l] = v
-                right = 1 if v > 0 else 0
-                if l == c - 1: right = 1 - right                  # column c flips level c-1: the other child
-                nodes[i, c, l + 1], dirs[i, c, l] = 2 * node + 1 + right, 2 * right - 1
-    return nodes, dirs, s
-
 def radius1_paths(Wst, Xa, depth):
-    "The reached path (column 0) and the d paths that flip one of its bits (column k+1 flips level k)."
-    nodes, dirs, s = _radius1_walk(Wst.slot, Wst.B, Wst.V, Wst.abc, np.ascontiguousarray(Xa, dtype=np.float64), depth)
+    "The reached path (column 0) and the d paths that flip one of its bits (column k+1 flips level k), level by level."
+    n = len(Xa)
+    nodes = np.zeros((n, depth + 1, depth + 1), dtype=np.int64)   # node of each column at each level (last: leaf)
+    s = np.zeros((n, depth + 1, depth))
+    for l in range(depth):                               # columns 0..l are under way at level l
+        cur = nodes[:, :l + 1, l]
+        s[:, :l + 1, l] = Wst.scores(cur, Xa)
+        nodes[:, :l + 1, l + 1] = 2 * cur + 1 + (s[:, :l + 1, l] > 0)
+        nodes[:, l + 1, :l + 1], s[:, l + 1, :l + 1] = nodes[:, 0, :l + 1], s[:, 0, :l + 1]
+        nodes[:, l + 1, l + 1] = 2 * cur[:, 0] + 2 - (s[:, 0, l] > 0)   # the other child of the path's node
+    dirs = np.where(nodes[..., 1:] == 2 * nodes[..., :-1] + 2, 1, -1)
     return nodes[..., :-1], dirs, s, nodes[..., -1] - (2 ** depth - 1)
 
 # %% ../nbs/18_nongreedy.ipynb #e2c4a9d0
@@ -331,7 +321,6 @@ def _radius1_best(slot, B, V, abc, Ts, Xa, y, depth, U):
 # %% ../nbs/18_nongreedy.ipynb #86a1edaa
 def _infer(Wst, Tst, Xa, y, depth, fast):
     "(leaf j, its path nodes, directions and scores (n, d), bound term L_j - 2 pen_j, leaf reached by sgn) for each point."
-    r = np.arange(len(Xa))
     if fast:
         hi, lo = Tst.value_bounds(); U, Ts = np.log(Tst.B.shape[1]) + hi - lo, (Tst.slot, Tst.B, Tst.V, Tst.abc)
         *out, pairs = _radius1_best(Wst.slot, Wst.B, Wst.V, Wst.abc, Ts, np.ascontiguousarray(Xa, dtype=np.float64),
@@ -340,7 +329,7 @@ def _infer(Wst, Tst, Xa, y, depth, fast):
     S = full_scores(Wst, Xa)
     j, bound = loss_augmented(S, leaf_log_losses(Tst.dense(), y))
     anc, dirs = leaf_paths(j, depth)
-    return j, anc, dirs, S[r[:, None], anc], bound, reached_leaf(S)[0]
+    return j, anc, dirs, S[np.arange(len(Xa))[:, None], anc], bound, reached_leaf(S)[0]
 
 # %% ../nbs/18_nongreedy.ipynb #86cafc18
 def _w_gradient(Xa, nodes, dirs, s, a_nodes=None, a_dirs=None, a_s=None):
@@ -391,8 +380,8 @@ def complete_from_tree(tree, depth, eps=1e-2):
         if tree.is_leaf[i]:                            # its whole subtree of the complete tree copies its value:
             k = int(np.log2(pos + 1)); first = (pos + 1) * 2 ** (depth - k) - 1 - m   # zero rows send all left
             leaf_of[first:first + 2 ** (depth - k)] = i; continue
-        nz = np.flatnonzero(tree.W[i]) if tree.is_oblique else [tree.feature[i]]
-        w = tree.W[i][nz] if tree.is_oblique else [1.0]
+        if tree.is_oblique: nz = np.flatnonzero(tree.W[i]); w = tree.W[i][nz]
+        else: nz, w = [tree.feature[i]], [1.0]
         rows += [pos] * (len(nz) + 1); cols += [*nz, D]; vals += [*w, -tree.threshold[i]]
         stack += [(int(tree.left[i]), 2 * pos + 1), (int(tree.right[i]), 2 * pos + 2)]
     W = sp.csr_matrix((vals, (rows, cols)), shape=(m, D + 1)); W.eliminate_zeros()
