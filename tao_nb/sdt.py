@@ -8,6 +8,7 @@ import math, time
 from dataclasses import dataclass, field
 from typing import NamedTuple
 import numpy as np
+from numba import njit
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted, check_random_state, validate_data
 from .tree import Tree
@@ -18,9 +19,9 @@ from .base import validate_classification_data, _TreeClassifier, numpydoc_sectio
 from .tao import class_frequencies
 
 # %% auto #0
-__all__ = ['CRITERIA', 'SCHEDULES', 'impurity', 'Work', 'best_thresholds', 'NodeSplit', 'exhaustive_split', 'max_point_increase',
-           'SDTTrace', 'split_criterion', 'batch_size', 'n_candidate_features', 'subset_sizes', 'halving_sort_work',
-           'sdt_split', 'theorem1_work', 'SDTClassifier']
+__all__ = ['CRITERIA', 'SCHEDULES', 'impurity', 'Work', 'best_thresholds', 'merge_scan', 'NodeSplit', 'exhaustive_split',
+           'max_point_increase', 'SDTTrace', 'split_criterion', 'batch_size', 'n_candidate_features', 'subset_sizes',
+           'halving_sort_work', 'better_half', 'sdt_split', 'theorem1_work', 'SDTClassifier']
 
 # %% ../nbs/15_sdt.ipynb #08d413e2
 CRITERIA = ('gini', 'entropy', 'misclassification')
@@ -138,6 +139,106 @@ def best_thresholds(values,             # (F, m) each row sorted ascending
         best[sl], thr[sl], valid[sl] = _best_cut(values[sl], crit, size_ok, best[sl])
     return best, thr, valid
 
+# %% ../nbs/15_sdt.ipynb #sdt-scan
+@njit(cache=True, inline='always')
+def _scan(v, lab, T, code, msl, unsplit, tot, inc, xl, L):
+    "Best valid cut of a sorted row `v` with class codes `lab` (totals T): (count-form criterion, threshold); (unsplit, inf) if none."
+    m, K = len(v), len(T)
+    for c in range(K): L[c] = 0
+    sL, sR, gL, gR, mxL = 0.0, tot, 0.0, 0.0, 0
+    best, thr = np.inf, np.inf
+    for j in range(m - 1):
+        c = lab[j]; r = T[c] - L[c]; L[c] += 1; l = L[c]       # point j moves left; its class had r points right
+        if code == 0: sL += 2 * l - 1; sR -= 2 * r - 1          # Gini: sums of squared counts (tot = sum T^2), exact
+        elif code == 1: gL += inc[l]; gR += inc[r]              # entropy: what each side's sum of c log2 c gained / lost
+        else: mxL = max(mxL, l)                                 # misclassification: the largest left count
+        nL = j + 1; nR = m - nL
+        if nL < msl or nR < msl or not v[j + 1] > v[j]: continue
+        if code == 0: q = nL - sL / nL + nR - sR / nR
+        elif code == 1: q = xl[nL] - gL + xl[nR] - (tot - gR)
+        else:
+            mxR = 0
+            for k in range(K): mxR = max(mxR, T[k] - L[k])
+            q = (nL - mxL) + (nR - mxR)
+        if q < best:
+            best = q; lo, hi = np.float64(v[j]), np.float64(v[j + 1]); mid = (lo + hi) / 2
+            thr = lo if mid >= hi else mid                      # adjacent floats: the midpoint rounds up to hi
+    return (unsplit, np.inf) if best == np.inf else (best, thr)
+
+# %% ../nbs/15_sdt.ipynb #sdt-sortpairs
+@njit(cache=True)
+def _rank_place(v, l, ov, ol, cnt):
+    "ov, ol = v, l in ascending order: each value goes to its rank, the number of values below it or equal and earlier (no branches)."
+    n = len(v)
+    cnt[:n] = 0
+    for i in range(n):
+        x = v[i]
+        for j in range(n): cnt[j] += np.int32((x < v[j]) | ((x == v[j]) & (i < j)))
+    for i in range(n): ov[cnt[i]] = v[i]; ol[cnt[i]] = l[i]
+
+@njit(cache=True, inline='always')
+def _merge(a, al, i, e1, c, cl, j, e2, out, ol, t):
+    "Merge a[i:e1] and c[j:e2] with their labels into out[t:], ol[t:] (ties: a's first)."
+    while i < e1 and j < e2:
+        x, y = a[i], c[j]; tk = x <= y
+        out[t] = x if tk else y; ol[t] = al[i] if tk else cl[j]
+        i += tk; j += 1 - tk; t += 1
+    while i < e1: out[t] = a[i]; ol[t] = al[i]; i += 1; t += 1
+    while j < e2: out[t] = c[j]; ol[t] = cl[j]; j += 1; t += 1
+
+@njit(cache=True, inline='always')
+def _sort_pairs(v, l, bv, bl, cnt, run=32):
+    "v, l sorted together, in (bv, bl) or in (v, l), whichever it returns: runs of `run` placed by rank, then merged."
+    n = len(v)
+    for s in range(0, n, run): e = min(s + run, n); _rank_place(v[s:e], l[s:e], bv[s:e], bl[s:e], cnt)
+    w, src = run, False                                         # the sorted runs are in (bv, bl)
+    while w < n:
+        a, al, b, b_l = (v, l, bv, bl) if src else (bv, bl, v, l)
+        for s in range(0, n, 2 * w): _merge(a, al, s, min(s + w, n), a, al, min(s + w, n), min(s + 2 * w, n), b, b_l, s)
+        src, w = not src, 2 * w
+    return (v, l) if src else (bv, bl)
+
+# %% ../nbs/15_sdt.ipynb #sdt-mergescan-k
+@njit(cache=True)
+def _merge_scan(vals, labs, X, rows, cols, blab, T, code, msl, unsplit, tot, inc, xl, keep):
+    "Per feature f: X[rows, cols[f]] sorted with class codes blab, merged into the run (vals[f], labs[f]) and scanned: (vals2, labs2, crit, thr)."
+    F, m = vals.shape; b = len(rows); M = m + b
+    ov = np.empty((F if keep else 1, M), vals.dtype); ol = np.empty((F if keep else 1, M), labs.dtype)
+    crit, thr = np.empty(F), np.empty(F)
+    L, cnt = np.zeros(len(T), np.int64), np.empty(min(b, 32), np.int32)
+    sv, sl, tv, tl = np.empty(b, vals.dtype), np.empty(b, labs.dtype), np.empty(b, vals.dtype), np.empty(b, labs.dtype)
+    for f in range(F):
+        for i in range(b): sv[i] = X[rows[i], cols[f]]          # read in place: no gathered copy of the block
+        sl[:] = blab
+        rv, rl = _sort_pairs(sv, sl, tv, tl, cnt)
+        r = f if keep else 0
+        if m > 0 or keep:
+            _merge(vals[f], labs[f], 0, m, rv, rl, 0, b, ov[r], ol[r], 0)
+            crit[f], thr[f] = _scan(ov[r], ol[r], T, code, msl, unsplit, tot, inc, xl, L)
+        else: crit[f], thr[f] = _scan(rv, rl, T, code, msl, unsplit, tot, inc, xl, L)
+    return ov, ol, crit, thr
+
+# %% ../nbs/15_sdt.ipynb #sdt-mergescan
+def _codes(y, n_classes): return np.asarray(y).astype(np.int8 if n_classes <= 127 else np.int32)
+
+def merge_scan(X, rows, cols, labels, n_classes, criterion='gini', min_samples_leaf=1,
+               run=None,           # (values, class codes), each (len(cols), m) sorted per row: points added before
+               keep=True,          # return the merged run, for the next round
+               work:Work|None=None):
+    "Best cut of each feature `cols[f]` on the run plus the points `rows` (class codes `labels`), compiled: (merged run or None, criteria, thresholds)."
+    check_choice('criterion', criterion, CRITERIA)
+    lab, F = _codes(labels, n_classes), len(cols)
+    vals, labs = run if run is not None else (np.empty((F, 0), X.dtype), np.empty((F, 0), lab.dtype))
+    M, T = vals.shape[1] + len(rows), np.bincount(np.concatenate([labs[0], lab]), minlength=n_classes)
+    xl = _xlog2x(np.arange(M + 1))
+    tot = float(_xlog2x(T).sum()) if criterion == 'entropy' else float((T.astype(np.float64) ** 2).sum())
+    if work is not None:
+        if vals.shape[1]: work.merge += F * M
+        if M >= 2 * max(min_samples_leaf, 1): work.criterion_evaluations += F * (M - 1)
+    ov, ol, crit, thr = _merge_scan(vals, labs, X, np.asarray(rows, np.int64), np.asarray(cols, np.int64), lab, T.astype(np.int64),
+                                    CRITERIA.index(criterion), min_samples_leaf, float(impurity(T, criterion)), tot, np.r_[0.0, np.diff(xl)], xl, keep)
+    return ((ov, ol) if keep else None), crit, thr
+
 # %% ../nbs/15_sdt.ipynb #68c4a989
 class NodeSplit(NamedTuple):
     "Result of a split search at one node."
@@ -162,7 +263,7 @@ def exhaustive_split(X,                  # (N, D) inputs
                      work:Work|None=None,# operation counter to update
                      chunk_elements=2**23, # features per chunk: chunk_elements // len(idx)
                      sample_weight=None):  # (N,) point weights (None: all 1); eq. 2 then divides by their sum
-    "Exact solution of eq. 2 over `features`: sort each feature, scan with cumulative counts."
+    "Exact solution of eq. 2 over `features`: sort each feature, scan with cumulative counts (compiled; numpy with weights)."
     idx = np.arange(len(X)) if idx is None else np.asarray(idx)
     wi = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)[idx]
     n_feat = X.shape[1] if features is None else len(features)
@@ -170,11 +271,12 @@ def exhaustive_split(X,                  # (N, D) inputs
     step = max(1, chunk_elements // max(n, 1))
     for s in range(0, n_feat, step):
         fs = np.arange(s, min(s + step, n_feat)) if features is None else np.asarray(features[s:s + step])
-        v = _gather(X, idx, slice(s, s + step) if features is None else fs)
-        o = np.argsort(v, axis=1)
         if work is not None: work.add_sort(len(fs), n)
-        c, t, ok = best_thresholds(np.take_along_axis(v, o, 1), yi[o], n_classes, criterion,
-                                   min_samples_leaf, work, weights=None if wi is None else wi[o])
+        if wi is None:
+            _, c, t = merge_scan(X, idx, fs, yi, n_classes, criterion, min_samples_leaf, keep=False, work=work); ok = np.isfinite(t)
+        else:
+            v = _gather(X, idx, slice(s, s + step) if features is None else fs); o = np.argsort(v, axis=1)
+            c, t, ok = best_thresholds(np.take_along_axis(v, o, 1), yi[o], n_classes, criterion, min_samples_leaf, work, weights=wi[o])
         c = np.where(ok, c, np.inf); i = int(c.argmin())
         if c[i] < best[0]: best = (c[i], int(fs[i]), t[i])
     size = n if wi is None else float(wi.sum())
@@ -250,27 +352,42 @@ def _merge_sorted(vals, ids, bv, bi, work=None):
     if work is not None: work.merge += v2.size
     return np.take_along_axis(v2, o, 1), np.take_along_axis(i2, o, 1)
 
+# %% ../nbs/15_sdt.ipynb #sdt-half
+def better_half(crit):
+    "Indices, ascending, of the ceil(F/2) smallest criteria; ties at the cut go to the lower index (a stable sort's choice), in O(F)."
+    h = (len(crit) + 1) // 2
+    cut = np.partition(crit, h - 1)[h - 1]
+    keep = crit < cut
+    keep[np.flatnonzero(crit == cut)[:h - keep.sum()]] = True
+    return np.flatnonzero(keep)
+
+def _weighted_round(X, y, n_classes, batch, cols, run, criterion, w, work):
+    "One halving round with point weights, in numpy: sort the batch per feature, merge it into the run (values, points), score."
+    bv = _gather(X, batch, cols); o = np.argsort(bv, axis=1)
+    vals, ids = _merge_sorted(*(run or (None, None)), np.take_along_axis(bv, o, 1), batch[o], work)
+    crit, thr, _ = best_thresholds(vals, y[ids], n_classes, criterion, 1, work, weights=w[ids])
+    return (vals, ids), crit, thr
+
 # %% ../nbs/15_sdt.ipynb #39222d66
 def _halving(X, y, n_classes, idx, features, drawn, n0, alpha, criterion, all_features, work, trace, check_full, w, schedule='linear'):
     "Steps 1-4: score the features on a growing random subset `drawn` of the node's points, keep the better half each time."
     size = len(idx) if w is None else float(w[idx].sum())     # |S_j| (weighted: the sum of its weights)
-    L_max, vals, ids, ends = max_point_increase(criterion, size), None, None, subset_sizes(n0, alpha, schedule)
+    L_max, run, ends = max_point_increase(criterion, size), None, subset_sizes(n0, alpha, schedule)
     for k in range(alpha):
         if len(features) == 1: break
         batch = drawn[(ends[k - 1] if k else 0):ends[k]]
         if len(batch) == 0: break                              # S_c is exhausted
-        bv = _gather(X, batch, slice(None) if k == 0 and all_features else features); o = np.argsort(bv, axis=1)
         if work is not None: work.add_sort(len(features), len(batch))
-        vals, ids = _merge_sorted(vals, ids, np.take_along_axis(bv, o, 1), batch[o], work)
-        crit, thr, _ = best_thresholds(vals, y[ids], n_classes, criterion, 1, work, weights=None if w is None else w[ids])
+        if w is None: run, crit, thr = merge_scan(X, batch, features, y[batch], n_classes, criterion, 1, run, True, work)
+        else: run, crit, thr = _weighted_round(X, y, n_classes, batch, slice(None) if k == 0 and all_features else features, run, criterion, w, work)
         if trace is not None:
-            b = int(crit.argmin()); m = vals.shape[1] if w is None else float(w[ids[0]].sum())
-            trace.subset_size.append(vals.shape[1]); trace.n_features.append(len(features))
+            b = int(crit.argmin()); m = run[0].shape[1] if w is None else float(w[run[1][0]].sum())
+            trace.subset_size.append(run[0].shape[1]); trace.n_features.append(len(features))
             trace.best_feature.append(int(features[b])); trace.subset_criterion.append(float(crit[b]) / m)
             trace.upper_bound.append((float(crit[b]) + (size - m) * L_max) / size)
             if check_full: trace.full_criterion.append(split_criterion(X, y, n_classes, idx, features[b], thr[b], criterion, w))
-        keep = np.sort(np.argsort(crit, kind='stable')[:(len(features) + 1) // 2])
-        features, vals, ids = features[keep], vals[keep], ids[keep]
+        keep = better_half(crit)
+        features, run = features[keep], (run[0][keep], run[1][keep])
     return features
 
 # %% ../nbs/15_sdt.ipynb #e083adba
