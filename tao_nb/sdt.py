@@ -200,11 +200,9 @@ def _sort_pairs(v, l, bv, bl, cnt, run=32):
 
 # %% ../nbs/15_sdt.ipynb #sdt-mergescan-k
 @njit(cache=True)
-def _merge_scan(vals, labs, X, rows, cols, blab, T, code, msl, unsplit, tot, inc, xl, keep):
-    "Per feature f: X[rows, cols[f]] sorted with class codes blab, merged into the run (vals[f], labs[f]) and scanned: (vals2, labs2, crit, thr)."
-    F, m = vals.shape; b = len(rows); M = m + b
-    ov = np.empty((F if keep else 1, M), vals.dtype); ol = np.empty((F if keep else 1, M), labs.dtype)
-    crit, thr = np.empty(F), np.empty(F)
+def _merge_scan(vals, labs, X, rows, cols, blab, T, code, msl, unsplit, tot, inc, xl, ov, ol, crit, thr):
+    "Per feature f: X[rows, cols[f]] sorted with class codes blab, merged into the run (vals[f], labs[f]), scanned into crit[f], thr[f]; the merged rows go to (ov, ol) (one scratch row unless kept)."
+    F, m = vals.shape; b = len(rows); M = m + b; keep = len(ov) == F
     L, cnt = np.zeros(len(T), np.int64), np.empty(min(b, 32), np.int32)
     sv, sl, tv, tl = np.empty(b, vals.dtype), np.empty(b, labs.dtype), np.empty(b, vals.dtype), np.empty(b, labs.dtype)
     for f in range(F):
@@ -216,7 +214,6 @@ def _merge_scan(vals, labs, X, rows, cols, blab, T, code, msl, unsplit, tot, inc
             _merge(vals[f], labs[f], 0, m, rv, rl, 0, b, ov[r], ol[r], 0)
             crit[f], thr[f] = _scan(ov[r], ol[r], T, code, msl, unsplit, tot, inc, xl, L)
         else: crit[f], thr[f] = _scan(rv, rl, T, code, msl, unsplit, tot, inc, xl, L)
-    return ov, ol, crit, thr
 
 # %% ../nbs/15_sdt.ipynb #sdt-mergescan
 def _codes(y, n_classes): return np.asarray(y).astype(np.int8 if n_classes <= 127 else np.int32)
@@ -235,8 +232,9 @@ def merge_scan(X, rows, cols, labels, n_classes, criterion='gini', min_samples_l
     if work is not None:
         if vals.shape[1]: work.merge += F * M
         if M >= 2 * max(min_samples_leaf, 1): work.criterion_evaluations += F * (M - 1)
-    ov, ol, crit, thr = _merge_scan(vals, labs, X, np.asarray(rows, np.int64), np.asarray(cols, np.int64), lab, T.astype(np.int64),
-                                    CRITERIA.index(criterion), min_samples_leaf, float(impurity(T, criterion)), tot, np.r_[0.0, np.diff(xl)], xl, keep)
+    ov, ol, crit, thr = np.empty((F if keep else 1, M), X.dtype), np.empty((F if keep else 1, M), lab.dtype), np.empty(F), np.empty(F)
+    _merge_scan(vals, labs, X, np.asarray(rows, np.int64), np.asarray(cols, np.int64), lab, T.astype(np.int64), CRITERIA.index(criterion),
+                min_samples_leaf, float(impurity(T, criterion)), tot, np.r_[0.0, np.diff(xl)], xl, ov, ol, crit, thr)   # numpy allocates: tracemalloc sees it
     return ((ov, ol) if keep else None), crit, thr
 
 # %% ../nbs/15_sdt.ipynb #68c4a989
