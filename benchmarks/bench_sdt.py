@@ -12,6 +12,12 @@
     python benchmarks/bench_sdt.py --tree --stride 3 --depths 8 --fresh-cart   # quick, both in this process
     python benchmarks/bench_sdt.py --sweep --stride 2 --depths 8,10,12,14   # accuracy against depth (issue 14's 0.87 target)
 
+4. `--ties`: at the root of MNIST-5k's Haar features, how many features tie with the halving's cut (the criterion of
+   the last feature kept) in the first three rounds: ties go to the lower feature index, which could drop good
+   features wholesale if they were many (a hypothesis for SDT's accuracy loss at the root with all features).
+
+    python benchmarks/bench_sdt.py --ties --stride 1
+
 3. `--sweep`: test (and training) accuracy at each depth of --depths for CART on the Haar features and SDT variants
    (criterion, min_samples_leaf, schedule), each grown once to the largest depth and read at every smaller depth
    (SDT grows level by level, so its depth-d tree *is* the truncation; CART's equals its depth-d fit up to ties
@@ -20,7 +26,7 @@
 import argparse, json, os, time, tracemalloc
 import numpy as np
 
-from tao_nb.sdt import SDTClassifier, Work, exhaustive_split, sdt_split
+from tao_nb.sdt import SDTClassifier, Work, exhaustive_split, sdt_split, merge_scan, better_half
 from tao_nb.haar import HaarFeatures
 
 
@@ -164,10 +170,30 @@ def sweep_benchmarks(a):
         print(f"SDT entropy on {n:,} training images: best test {max(te.values()):.4f} at depth {max(te, key=te.get)}", flush=True)
 
 
+def tie_benchmarks(a, rounds=3, n0=20):
+    "Per criterion, seed and halving round at the root: features scored, below the cut, tied with it, kept."
+    hf, Ftr, Fte, ytr, yte, t_haar = mnist_haar(a.stride)
+    print(f"MNIST-5k, 70/30: HaarFeatures(stride={a.stride}): {hf.n_features_out_:,} features; the root's first {rounds} halving rounds ({n0} fresh points each)")
+    shares = []
+    for crit in ('gini', 'entropy'):
+        for seed in range(3):
+            drawn, feats, run = np.random.default_rng(seed).choice(len(ytr), rounds * n0, replace=False), np.arange(Ftr.shape[1]), None
+            for k in range(rounds):
+                b = drawn[k * n0:(k + 1) * n0]
+                run, c, _ = merge_scan(Ftr, b, feats, ytr[b], 10, crit, run=run)
+                keep = better_half(c); cut = c[keep].max()
+                shares.append((c == cut).mean())
+                print(f"  {crit} seed {seed} round {k} ({(k + 1) * n0} points): {len(c):,} features, {(c < cut).sum():,} below the cut, "
+                      f"{(c == cut).sum():,} tied with it ({100 * shares[-1]:.2f}%), {len(keep):,} kept", flush=True)
+                feats, run = feats[keep], (run[0][keep], run[1][keep])
+    print(f"features tied with the cut: median {100 * np.median(shares):.2f}%, largest {100 * max(shares):.2f}% of those scored")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--node', action='store_true', help='split search at one node')
     ap.add_argument('--tree', action='store_true', help='whole trees on MNIST-5k Haar features')
+    ap.add_argument('--ties', action='store_true', help="features tied with the halving's cut at the root")
     ap.add_argument('--sweep', action='store_true', help='accuracy against depth: CART on Haar and SDT variants (one fit each)')
     ap.add_argument('--no-cart', action='store_true', help='--sweep without the CART yardstick')
     ap.add_argument('--no-subsets', action='store_true', help='--sweep without the training-subset runs')
@@ -183,6 +209,7 @@ def main():
     ap.add_argument('--fresh-cart', action='store_true', help='measure CART now even if cached')
     a = ap.parse_args()
     if a.sweep: return sweep_benchmarks(a)
+    if a.ties: return tie_benchmarks(a)
     if a.node or not a.tree: node_benchmarks(a)
     if a.tree: tree_benchmarks(a)
 
