@@ -111,6 +111,8 @@ def _best_cut(v, crit, size_ok, unsplit):
     return np.where(has, crit[r, i], unsplit), np.where(has, mid, np.inf), has
 
 # %% ../nbs/15_sdt.ipynb #e842fa0b
+def _codes(y, n_classes): return np.asarray(y).astype(np.int8 if n_classes <= 127 else np.int32, copy=False)
+
 def best_thresholds(values,             # (F, m) each row sorted ascending
                     labels,             # (F, m) integer class codes in the same order
                     n_classes:int,      # K
@@ -122,7 +124,7 @@ def best_thresholds(values,             # (F, m) each row sorted ascending
     "Per row: (best count-form criterion, threshold, valid). Invalid rows get the unsplit impurity."
     if criterion not in CRITERIA: raise ValueError(f"criterion must be one of {CRITERIA}, got {criterion!r}")
     F, m = values.shape
-    labels = np.asarray(labels).astype(np.int8 if n_classes <= 127 else np.int32, copy=False)
+    labels = _codes(labels, n_classes)
     total = np.bincount((np.arange(F)[:, None] * n_classes + labels).ravel(), None if weights is None else np.ravel(weights),
                         minlength=F * n_classes).reshape(F, n_classes).astype(np.float64)
     best = impurity(total, criterion)            # no valid cut: criterion of leaving the set unsplit
@@ -202,25 +204,23 @@ def _sort_pairs(v, l, bv, bl, cnt, run=32):
 @njit(cache=True)
 def _merge_scan(vals, labs, X, rows, cols, blab, T, code, msl, unsplit, tot, inc, xl, ov, ol, crit, thr):
     "Per feature f: X[rows, cols[f]] sorted with class codes blab, merged into the run (vals[f], labs[f]), scanned into crit[f], thr[f]; the merged rows go to (ov, ol) (one scratch row unless kept)."
-    F, m = vals.shape; b = len(rows); M = m + b; keep = len(ov) == F
+    F, m = vals.shape; b = len(rows); M = m + b; every_row = len(ov) == F
     L, cnt = np.zeros(len(T), np.int64), np.empty(min(b, 32), np.int32)
     sv, sl, tv, tl = np.empty(b, vals.dtype), np.empty(b, labs.dtype), np.empty(b, vals.dtype), np.empty(b, labs.dtype)
     for f in range(F):
         for i in range(b): sv[i] = X[rows[i], cols[f]]          # read in place: no gathered copy of the block
         sl[:] = blab
         rv, rl = _sort_pairs(sv, sl, tv, tl, cnt)
-        r = f if keep else 0
-        if m > 0 or keep:
+        r = f if every_row else 0
+        if m > 0 or every_row:
             _merge(vals[f], labs[f], 0, m, rv, rl, 0, b, ov[r], ol[r], 0)
             crit[f], thr[f] = _scan(ov[r], ol[r], T, code, msl, unsplit, tot, inc, xl, L)
         else: crit[f], thr[f] = _scan(rv, rl, T, code, msl, unsplit, tot, inc, xl, L)
 
 # %% ../nbs/15_sdt.ipynb #sdt-mergescan
-def _codes(y, n_classes): return np.asarray(y).astype(np.int8 if n_classes <= 127 else np.int32)
-
 def merge_scan(X, rows, cols, labels, n_classes, criterion='gini', min_samples_leaf=1,
                run=None,           # (values, class codes), each (len(cols), m) sorted per row: points added before
-               keep=True,          # return the merged run, for the next round
+               return_run=True,    # return the merged run, for the next round
                work:Work|None=None):
     "Best cut of each feature `cols[f]` on the run plus the points `rows` (class codes `labels`), compiled: (merged run or None, criteria, thresholds)."
     check_choice('criterion', criterion, CRITERIA)
@@ -232,10 +232,10 @@ def merge_scan(X, rows, cols, labels, n_classes, criterion='gini', min_samples_l
     if work is not None:
         if vals.shape[1]: work.merge += F * M
         if M >= 2 * max(min_samples_leaf, 1): work.criterion_evaluations += F * (M - 1)
-    ov, ol, crit, thr = np.empty((F if keep else 1, M), X.dtype), np.empty((F if keep else 1, M), lab.dtype), np.empty(F), np.empty(F)
+    ov, ol, crit, thr = np.empty((F if return_run else 1, M), X.dtype), np.empty((F if return_run else 1, M), lab.dtype), np.empty(F), np.empty(F)
     _merge_scan(vals, labs, X, np.asarray(rows, np.int64), np.asarray(cols, np.int64), lab, T.astype(np.int64), CRITERIA.index(criterion),
                 min_samples_leaf, float(impurity(T, criterion)), tot, np.r_[0.0, np.diff(xl)], xl, ov, ol, crit, thr)   # numpy allocates: tracemalloc sees it
-    return ((ov, ol) if keep else None), crit, thr
+    return ((ov, ol) if return_run else None), crit, thr
 
 # %% ../nbs/15_sdt.ipynb #68c4a989
 class NodeSplit(NamedTuple):
@@ -271,7 +271,7 @@ def exhaustive_split(X,                  # (N, D) inputs
         fs = np.arange(s, min(s + step, n_feat)) if features is None else np.asarray(features[s:s + step])
         if work is not None: work.add_sort(len(fs), n)
         if wi is None:
-            _, c, t = merge_scan(X, idx, fs, yi, n_classes, criterion, min_samples_leaf, keep=False, work=work); ok = np.isfinite(t)
+            _, c, t = merge_scan(X, idx, fs, yi, n_classes, criterion, min_samples_leaf, return_run=False, work=work); ok = np.isfinite(t)
         else:
             v = _gather(X, idx, slice(s, s + step) if features is None else fs); o = np.argsort(v, axis=1)
             c, t, ok = best_thresholds(np.take_along_axis(v, o, 1), yi[o], n_classes, criterion, min_samples_leaf, work, weights=wi[o])
