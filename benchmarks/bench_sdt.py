@@ -10,18 +10,19 @@
     python benchmarks/bench_sdt.py --node                     # part 1
     python benchmarks/bench_sdt.py --tree --stride 1 --depths 8,12 --max-features 0.05
     python benchmarks/bench_sdt.py --tree --stride 3 --depths 8 --fresh-cart   # quick, both in this process
+    python benchmarks/bench_sdt.py --tree --stride 3 --depths 8 --tree-seeds 0,1,2   # SDT's spread over its random stream
     python benchmarks/bench_sdt.py --sweep --stride 2 --depths 8,10,12,14   # accuracy against depth (issue 14's 0.87 target)
+
+3. `--sweep`: test (and training) accuracy at each depth of --depths for CART on the Haar features and SDT variants
+   (criterion, min_samples_leaf, schedule), each grown once to the largest depth and read at every smaller depth
+   (SDT grows level by level, so its depth-d tree *is* the truncation; CART's equals its depth-d fit up to ties
+   between equally good splits, which scikit-learn breaks with its random stream), and SDT on nested training subsets.
 
 4. `--ties`: at the root of MNIST-5k's Haar features, how many features tie with the halving's cut (the criterion of
    the last feature kept) in the first three rounds: ties go to the lower feature index, which could drop good
    features wholesale if they were many (a hypothesis for SDT's accuracy loss at the root with all features).
 
     python benchmarks/bench_sdt.py --ties --stride 1
-
-3. `--sweep`: test (and training) accuracy at each depth of --depths for CART on the Haar features and SDT variants
-   (criterion, min_samples_leaf, schedule), each grown once to the largest depth and read at every smaller depth
-   (SDT grows level by level, so its depth-d tree *is* the truncation; CART's equals its depth-d fit up to ties
-   between equally good splits, which scikit-learn breaks with its random stream), and SDT on nested training subsets.
 """
 import argparse, json, os, time, tracemalloc
 import numpy as np
@@ -101,10 +102,10 @@ def cart_result(key, Ftr, Fte, ytr, yte, depth, cache_path, fresh):
     return cache[key]['acc'], cache[key]['seconds'], src, cache[key].get('cpu_seconds')
 
 
-def grow(Ftr, ytr, depth, **params):
+def grow(Ftr, ytr, depth, random_state=0, **params):
     "Fit SDTClassifier; seconds, CPU seconds and the peak memory traced while growing (the matrix itself exists before)."
     tracemalloc.start(); t0, c0 = time.perf_counter(), time.process_time()
-    m = SDTClassifier(max_depth=depth, random_state=0, **params).fit(Ftr, ytr)
+    m = SDTClassifier(max_depth=depth, random_state=random_state, **params).fit(Ftr, ytr)
     t, c = time.perf_counter() - t0, time.process_time() - c0; _, peak = tracemalloc.get_traced_memory(); tracemalloc.stop()
     return m, t, c, peak
 
@@ -118,11 +119,18 @@ def tree_benchmarks(a):
         c_acc, c_s, src, c_cpu = cart_result(key, Ftr, Fte, ytr, yte, depth, a.cart_cache, a.fresh_cart)
         print(f"depth {depth}: CART on Haar features: test {c_acc:.4f} in {c_s:.1f} s" + (f" ({c_cpu:.1f} CPU s)" if c_cpu else '') + f" ({src})")
         for mf in a.max_features:
-            m, t, cpu, peak = grow(Ftr, ytr, depth, max_features=mf, **a.sdt)
-            acc = m.score(Fte, yte)
-            print(f"  SDT max_features={mf} {a.sdt or ''}: test {acc:.4f} in {t:.1f} s ({cpu:.1f} CPU s) | accuracy - CART {acc - c_acc:+.4f} | "
-                  f"CART s / SDT s {c_s / t:6.1f}x" + (f" (CPU s {c_cpu / cpu:.1f}x)" if c_cpu else '') + f" | peak extra memory {peak / 2**20:.0f} MiB = {peak / Ftr.nbytes:.3f} x matrix",
-                  flush=True)
+            runs = []
+            for seed in a.tree_seeds:
+                m, t, cpu, peak = grow(Ftr, ytr, depth, seed, max_features=mf, **a.sdt)
+                acc = m.score(Fte, yte); runs.append((acc, t))
+                print(f"  SDT max_features={mf} {a.sdt or ''}" + (f" random_state={seed}" if len(a.tree_seeds) > 1 else '') +
+                      f": test {acc:.4f} in {t:.1f} s ({cpu:.1f} CPU s) | accuracy - CART {acc - c_acc:+.4f} | "
+                      f"CART s / SDT s {c_s / t:6.1f}x" + (f" (CPU s {c_cpu / cpu:.1f}x)" if c_cpu else '') + f" | peak extra memory {peak / 2**20:.0f} MiB = {peak / Ftr.nbytes:.3f} x matrix",
+                      flush=True)
+            if len(runs) > 1:
+                accs, secs = np.array(runs).T
+                print(f"  SDT max_features={mf} over random_state {a.tree_seeds}: test mean {accs.mean():.4f} (min {accs.min():.4f}, max {accs.max():.4f}) | "
+                      f"mean accuracy - CART {accs.mean() - c_acc:+.4f} | CART s / slowest SDT s {c_s / secs.max():6.1f}x", flush=True)
 
 
 def truncated_scores(left, right, feature, threshold, value, X, y, classes, depths):
@@ -207,6 +215,8 @@ def main():
     ap.add_argument('--cart-cache', default='/tmp/tao_nb_cart_cache.json')
     ap.add_argument('--sdt', type=eval, default={}, help="more SDTClassifier parameters, e.g. \"dict(criterion='entropy')\"")
     ap.add_argument('--fresh-cart', action='store_true', help='measure CART now even if cached')
+    ap.add_argument('--tree-seeds', type=lambda s: [int(v) for v in s.split(',')], default=[0],
+                    help="--tree: SDTClassifier random_state values, comma-separated (more than one: also their mean)")
     a = ap.parse_args()
     if a.sweep: return sweep_benchmarks(a)
     if a.ties: return tie_benchmarks(a)
