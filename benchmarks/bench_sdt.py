@@ -12,6 +12,8 @@
     python benchmarks/bench_sdt.py --tree --stride 3 --depths 8 --fresh-cart   # quick, both in this process
     python benchmarks/bench_sdt.py --tree --stride 3 --depths 8 --tree-seeds 0,1,2   # SDT's spread over its random stream
     python benchmarks/bench_sdt.py --sweep --stride 2 --depths 8,10,12,14   # accuracy against depth (issue 14's 0.87 target)
+    python benchmarks/bench_sdt.py --sweep --stride 1 --depths 8,10,12 --cart-seeds 0,1,2 --cart-criteria gini --no-subsets \
+        --variants "exhaustive,exhaustive entropy,SDT,SDT entropy"   # CART's own spread beside the exact search's
 
 3. `--sweep`: test (and training) accuracy at each depth of --depths for CART on the Haar features and SDT variants
    (criterion, min_samples_leaf, schedule), each grown once to the largest depth and read at every smaller depth
@@ -23,11 +25,18 @@
    features wholesale if they were many (a hypothesis for SDT's accuracy loss at the root with all features).
 
     python benchmarks/bench_sdt.py --ties --stride 1
+
+5. `--survival`: at the root, per criterion, how many features split nearly as well as the best one (their share of
+   its impurity decrease, every feature searched exactly on all the points), and over 30 seeds of `sdt_split` how often
+   the best feature survives the halving and the share of the split SDT picks.
+
+    python benchmarks/bench_sdt.py --survival --stride 1
+    python benchmarks/bench_sdt.py --survival --stride 1 --sdt "dict(min_batch=40)"   # larger halving batches
 """
 import argparse, json, os, time, tracemalloc
 import numpy as np
 
-from tao_nb.sdt import SDTClassifier, Work, exhaustive_split, sdt_split, merge_scan, better_half
+from tao_nb.sdt import SDTClassifier, SDTTrace, Work, exhaustive_split, impurity, sdt_split, merge_scan, better_half
 from tao_nb.haar import HaarFeatures
 
 
@@ -155,14 +164,15 @@ def sweep_benchmarks(a):
               + f" | best {max(te.values()):.4f} at depth {max(te, key=te.get)} | {secs:.0f} s", flush=True)
         return max(te.values())
     best = {}
-    for crit in () if a.no_cart else ('gini', 'entropy'):
-        t0 = time.perf_counter(); c = DecisionTreeClassifier(max_depth=D, criterion=crit, random_state=0).fit(Ftr, ytr).tree_
+    for crit, seed in [] if a.no_cart else [(c, s) for c in a.cart_criteria.split(',') for s in a.cart_seeds]:
+        t0 = time.perf_counter(); c = DecisionTreeClassifier(max_depth=D, criterion=crit, random_state=seed).fit(Ftr, ytr).tree_
         s = time.perf_counter() - t0; arrs = (c.children_left, c.children_right, c.feature, c.threshold, c.value[:, 0, :])
-        name = 'CART on Haar' + (' entropy' if crit == 'entropy' else '')
+        name = 'CART on Haar' + (' entropy' if crit == 'entropy' else '') + (f' seed {seed}' if seed else '')
         best[name] = report(name, c, truncated_scores(*arrs, Ftr, ytr, classes, a.depths), truncated_scores(*arrs, Fte, yte, classes, a.depths), s)
-    variants = {'SDT': {}, 'SDT seed 1': dict(random_state=1), 'SDT seed 2': dict(random_state=2), 'SDT min_samples_leaf=5': dict(min_samples_leaf=5),
+    variants = {'SDT': {}, **{f'SDT seed {s}': dict(random_state=s) for s in range(1, 5)}, 'SDT min_samples_leaf=5': dict(min_samples_leaf=5),
                 "SDT schedule='doubling'": dict(schedule='doubling'), 'SDT entropy': dict(criterion='entropy'),
-                'SDT entropy seed 1': dict(criterion='entropy', random_state=1), 'SDT entropy seed 2': dict(criterion='entropy', random_state=2),
+                **{f'SDT entropy seed {s}': dict(criterion='entropy', random_state=s) for s in range(1, 5)},
+                'exhaustive': dict(alpha=0), 'exhaustive entropy': dict(alpha=0, criterion='entropy'),   # SDTClassifier's exact search: ties go to the lower feature
                 **{f'SDT entropy max_features=0.1 seed {s}': dict(criterion='entropy', max_features=0.1, random_state=s) for s in range(3)}}
     if a.variants: variants = {k: v for k, v in variants.items() if k in a.variants.split(',')}
     for name, kw in variants.items():
@@ -197,15 +207,38 @@ def tie_benchmarks(a, rounds=3, n0=20):
     print(f"features tied with the cut: median {100 * np.median(shares):.2f}%, largest {100 * max(shares):.2f}% of those scored")
 
 
+def survival_benchmarks(a, seeds=30):
+    "At the root, per criterion: how many features split nearly as well as the best one, and what the halving keeps of them."
+    hf, Ftr, Fte, ytr, yte, t_haar = mnist_haar(a.stride)
+    (n, F), K = Ftr.shape, len(np.unique(ytr))
+    print(f"MNIST-5k, 70/30: HaarFeatures(stride={a.stride}): {F:,} features; at the root ({n:,} training images), sdt_split{' ' + str(a.sdt) if a.sdt else ''} with {seeds} seeds per criterion")
+    for crit in ('gini', 'entropy'):
+        _, c, _ = merge_scan(Ftr, np.arange(n), np.arange(F), ytr, K, crit, return_run=False)   # every feature's best cut on all the points
+        H = float(impurity(np.bincount(ytr, minlength=K), crit)); share = (H - c) / (H - c.min())   # of the best split's impurity decrease
+        print(f"  {crit}: features giving at least 99% / 95% / 90% of the best split's impurity decrease: "
+              f"{(share >= .99).sum():,} / {(share >= .95).sum():,} / {(share >= .9).sum():,}", flush=True)
+        got, kept = [], 0
+        for seed in range(seeds):
+            tr = SDTTrace(); s = sdt_split(Ftr, ytr, K, criterion=crit, rng=seed, trace=tr, **a.sdt)
+            got.append(share[s.feature]); kept += int(c.argmin()) in set(tr.survivors.tolist())
+        print(f"    SDT's root split, share of the best decrease per seed: {' '.join(f'{g:.3f}' for g in got)}")
+        print(f"  {crit}: the optimum's feature survives the halving ({len(tr.survivors):,} survivors) in {kept} of {seeds} seeds; "
+              f"SDT's root split gives {np.mean(got):.3f} of the best decrease on average (lowest {min(got):.3f})", flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--node', action='store_true', help='split search at one node')
     ap.add_argument('--tree', action='store_true', help='whole trees on MNIST-5k Haar features')
     ap.add_argument('--ties', action='store_true', help="features tied with the halving's cut at the root")
+    ap.add_argument('--survival', action='store_true', help='at the root: features nearly as good as the best, and what the halving keeps')
     ap.add_argument('--sweep', action='store_true', help='accuracy against depth: CART on Haar and SDT variants (one fit each)')
     ap.add_argument('--no-cart', action='store_true', help='--sweep without the CART yardstick')
     ap.add_argument('--no-subsets', action='store_true', help='--sweep without the training-subset runs')
     ap.add_argument('--variants', default=None, help="--sweep: comma-separated names of the SDT variants to run (default: all)")
+    ap.add_argument('--cart-seeds', type=lambda s: [int(v) for v in s.split(',')], default=[0],
+                    help="--sweep: CART's random_state values (it breaks ties between equally good splits with its random stream)")
+    ap.add_argument('--cart-criteria', default='gini,entropy', help='--sweep: comma-separated CART criteria')
     ap.add_argument('--n', type=int, default=50_000); ap.add_argument('--d', type=int, default=2_000)
     ap.add_argument('--seeds', type=int, default=10); ap.add_argument('--float64', action='store_true')
     ap.add_argument('--stride', type=int, default=1, help='Haar stride (1: 299,880 features; 3: 38,250)')
@@ -220,6 +253,7 @@ def main():
     a = ap.parse_args()
     if a.sweep: return sweep_benchmarks(a)
     if a.ties: return tie_benchmarks(a)
+    if a.survival: return survival_benchmarks(a)
     if a.node or not a.tree: node_benchmarks(a)
     if a.tree: tree_benchmarks(a)
 
