@@ -246,7 +246,7 @@ def main():
     ap.add_argument('--max-features', type=lambda s: [None if v == 'None' else float(v) if '.' in v else int(v) for v in s.split(',')],
                     default=[None], help="comma-separated SDTClassifier max_features values ('None', fractions, ints)")
     ap.add_argument('--cart-cache', default='/tmp/tao_nb_cart_cache.json')
-    ap.add_argument('--sdt', type=eval, default={}, help="more SDTClassifier parameters, e.g. \"dict(criterion='entropy')\"")
+    ap.add_argument('--sdt', type=eval, default={}, help="more SDTClassifier parameters (--survival: sdt_split's), e.g. \"dict(criterion='entropy')\"")
     ap.add_argument('--fresh-cart', action='store_true', help='measure CART now even if cached')
     ap.add_argument('--tree-seeds', type=lambda s: [int(v) for v in s.split(',')], default=[0],
                     help="--tree: SDTClassifier random_state values, comma-separated (more than one: also their mean)")
