@@ -32,11 +32,16 @@
 
     python benchmarks/bench_sdt.py --survival --stride 1
     python benchmarks/bench_sdt.py --survival --stride 1 --sdt "dict(min_batch=40)"   # larger halving batches
+
+6. `--ranked`: the cost per feature of `merge_scan`'s two sorts of a batch (counted ranks across a block of features,
+   or a merge sort per feature), scan included, at batch sizes around `RANKED`, where it switches from one to the other.
+
+    python benchmarks/bench_sdt.py --ranked
 """
 import argparse, json, os, time, tracemalloc
 import numpy as np
 
-from tao_nb.sdt import SDTClassifier, SDTTrace, Work, exhaustive_split, impurity, sdt_split, merge_scan, better_half
+from tao_nb.sdt import RANKED, SDTClassifier, SDTTrace, Work, exhaustive_split, impurity, sdt_split, merge_scan, better_half
 from tao_nb.haar import HaarFeatures
 
 
@@ -220,10 +225,28 @@ def survival_benchmarks(a, seeds=30):
         got, kept = [], 0
         for seed in range(seeds):
             tr = SDTTrace(); s = sdt_split(Ftr, ytr, K, criterion=crit, rng=seed, trace=tr, **a.sdt)
-            got.append(share[s.feature]); kept += int(c.argmin()) in set(tr.survivors.tolist())
+            got.append(share[s.feature]); kept += c.argmin() in tr.survivors
         print(f"    SDT's root split, share of the best decrease per seed: {' '.join(f'{g:.3f}' for g in got)}")
         print(f"  {crit}: the optimum's feature survives the halving ({len(tr.survivors):,} survivors) in {kept} of {seeds} seeds; "
               f"SDT's root split gives {np.mean(got):.3f} of the best decrease on average (lowest {min(got):.3f})", flush=True)
+
+
+def timed(f):
+    "Seconds one call of f takes."
+    t0 = time.perf_counter(); f(); return time.perf_counter() - t0
+
+
+def ranked_benchmarks(a, n=3_500, F=20_000, reps=3):
+    "merge_scan's two sorts of a batch (counted ranks, per-feature merge sort) and its scan, per feature, on both sides of RANKED."
+    rng = np.random.default_rng(0)
+    X, y = np.round(4 * rng.standard_normal((n, F))).astype(np.float32), rng.integers(0, 10, n)   # rounded: many ties, as Haar features have
+    print(f"generated {n:,} x {F:,} float32 (values rounded, 10 classes); RANKED = {RANKED}: merge_scan picks 'ranks' for batches of at most that many points")
+    for b in (RANKED // 4, RANKED // 2, RANKED, 2 * RANKED):
+        rows, t = rng.choice(n, b, replace=False), {}
+        for sort in ('ranks', 'merge'):
+            merge_scan(X, rows, np.arange(64), y[rows], 10, 'entropy', return_run=False, sort=sort)   # compiled before timing
+            t[sort] = min(timed(lambda: merge_scan(X, rows, np.arange(F), y[rows], 10, 'entropy', return_run=False, sort=sort)) for _ in range(reps))
+        print(f"  {b:4d} points: ranks {1e9 * t['ranks'] / F:7.0f} ns, merge {1e9 * t['merge'] / F:7.0f} ns per feature | merge / ranks {t['merge'] / t['ranks']:.2f}x", flush=True)
 
 
 def main():
@@ -232,6 +255,7 @@ def main():
     ap.add_argument('--tree', action='store_true', help='whole trees on MNIST-5k Haar features')
     ap.add_argument('--ties', action='store_true', help="features tied with the halving's cut at the root")
     ap.add_argument('--survival', action='store_true', help='at the root: features nearly as good as the best, and what the halving keeps')
+    ap.add_argument('--ranked', action='store_true', help="merge_scan's two sorts on both sides of RANKED")
     ap.add_argument('--sweep', action='store_true', help='accuracy against depth: CART on Haar and SDT variants (one fit each)')
     ap.add_argument('--no-cart', action='store_true', help='--sweep without the CART yardstick')
     ap.add_argument('--no-subsets', action='store_true', help='--sweep without the training-subset runs')
@@ -254,6 +278,7 @@ def main():
     if a.sweep: return sweep_benchmarks(a)
     if a.ties: return tie_benchmarks(a)
     if a.survival: return survival_benchmarks(a)
+    if a.ranked: return ranked_benchmarks(a)
     if a.node or not a.tree: node_benchmarks(a)
     if a.tree: tree_benchmarks(a)
 

@@ -202,7 +202,7 @@ def _sort_pairs(v, l, bv, bl, cnt, run=32):
     return (v, l) if src else (bv, bl)
 
 # %% ../nbs/15_sdt.ipynb #sdt-blockranks
-RANKED = 192   # batches of at most this many points are sorted by counted ranks, a block of features at once (measured crossover)
+RANKED = 192   # batches of at most this many points are sorted by counted ranks (about where both sorts cost the same: bench_sdt.py --ranked)
 
 @njit(cache=True)
 def _block_ranks(X, rows, cols, V, R):
@@ -219,9 +219,9 @@ def _block_ranks(X, rows, cols, V, R):
 
 # %% ../nbs/15_sdt.ipynb #sdt-mergescan-k
 @njit(cache=True)
-def _merge_scan(vals, labs, X, rows, cols, blab, T, code, msl, unsplit, tot, inc, xl, ov, ol, crit, thr):
+def _merge_scan(vals, labs, X, rows, cols, blab, T, code, msl, unsplit, tot, inc, xl, ov, ol, crit, thr, ranked):
     "Per feature f: X[rows, cols[f]] sorted with class codes blab, merged into the run (vals[f], labs[f]), scanned into crit[f], thr[f]; the merged rows go to (ov, ol) (one scratch row unless kept)."
-    F, m = vals.shape; b = len(rows); every_row = len(ov) == F; ranked = b <= RANKED; CH = 64 if ranked else 1
+    F, m = vals.shape; b = len(rows); every_row = len(ov) == F; CH = 64 if ranked else 1
     L, cnt, V, R = np.zeros(len(T), np.int64), np.empty(min(b, 32), np.int32), np.empty((b, CH), X.dtype), np.empty((b, CH), np.int32)
     sv, sl, tv, tl = np.empty(b, vals.dtype), np.empty(b, labs.dtype), np.empty(b, vals.dtype), np.empty(b, labs.dtype)
     for f0 in range(0, F, CH):
@@ -246,9 +246,11 @@ def _merge_scan(vals, labs, X, rows, cols, blab, T, code, msl, unsplit, tot, inc
 def merge_scan(X, rows, cols, labels, n_classes, criterion='gini', min_samples_leaf=1,
                run=None,           # (values, class codes), each (len(cols), m) sorted per row: points added before
                return_run=True,    # return the merged run, for the next round
-               work:Work|None=None):
+               work:Work|None=None,
+               sort=None):         # 'ranks' or 'merge' (both stable: the same rows); None: 'ranks' for at most RANKED points
     "Best cut of each feature `cols[f]` on the run plus the points `rows` (class codes `labels`), compiled: (merged run or None, criteria, thresholds)."
     check_choice('criterion', criterion, CRITERIA)
+    if sort is not None: check_choice('sort', sort, ('ranks', 'merge'))
     lab, F = _codes(labels, n_classes), len(cols)
     vals, labs = run if run is not None else (np.empty((F, 0), X.dtype), np.empty((F, 0), lab.dtype))
     M, T = vals.shape[1] + len(rows), np.bincount(np.concatenate([labs[0], lab]), minlength=n_classes)
@@ -259,7 +261,8 @@ def merge_scan(X, rows, cols, labels, n_classes, criterion='gini', min_samples_l
         if M >= 2 * max(min_samples_leaf, 1): work.criterion_evaluations += F * (M - 1)
     ov, ol, crit, thr = np.empty((F if return_run else 1, M), X.dtype), np.empty((F if return_run else 1, M), lab.dtype), np.empty(F), np.empty(F)
     _merge_scan(vals, labs, X, np.asarray(rows, np.int64), np.asarray(cols, np.int64), lab, T.astype(np.int64), CRITERIA.index(criterion),
-                min_samples_leaf, float(impurity(T, criterion)), tot, np.r_[0.0, np.diff(xl)], xl, ov, ol, crit, thr)   # numpy allocates: tracemalloc sees it
+                min_samples_leaf, float(impurity(T, criterion)), tot, np.r_[0.0, np.diff(xl)], xl, ov, ol, crit, thr,
+                sort == 'ranks' or (sort is None and len(rows) <= RANKED))   # numpy allocates: tracemalloc sees it
     return ((ov, ol) if return_run else None), crit, thr
 
 # %% ../nbs/15_sdt.ipynb #68c4a989
