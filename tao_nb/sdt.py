@@ -19,10 +19,10 @@ from .base import validate_classification_data, _TreeClassifier, numpydoc_sectio
 from .tao import class_frequencies
 
 # %% auto #0
-__all__ = ['CRITERIA', 'RANKED', 'SCHEDULES', 'impurity', 'Work', 'best_thresholds', 'merge_scan', 'NodeSplit',
-           'exhaustive_split', 'max_point_increase', 'SDTTrace', 'split_criterion', 'batch_size',
-           'n_candidate_features', 'subset_sizes', 'halving_sort_work', 'better_half', 'sdt_split', 'theorem1_work',
-           'SDTClassifier']
+__all__ = ['CRITERIA', 'RANKED', 'TIES', 'SCHEDULES', 'impurity', 'Work', 'best_thresholds', 'merge_scan', 'NodeSplit',
+           'tie_margins', 'pick_tied', 'exhaustive_split', 'max_point_increase', 'SDTTrace', 'split_criterion',
+           'batch_size', 'n_candidate_features', 'subset_sizes', 'halving_sort_work', 'better_half', 'sdt_split',
+           'theorem1_work', 'SDTClassifier']
 
 # %% ../nbs/15_sdt.ipynb #08d413e2
 CRITERIA = ('gini', 'entropy', 'misclassification')
@@ -278,6 +278,25 @@ def _gather(X, idx, features):
     block = X[idx, features] if isinstance(features, slice) else X[np.ix_(idx, features)]
     return np.ascontiguousarray(block.T)
 
+# %% ../nbs/15_sdt.ipynb #sdt-ties
+TIES = ('margin', 'random', 'first')
+
+def tie_margins(X, idx, features, thresholds, chunk_elements=2**23):
+    "Per cut (feature, threshold): the empty gap around the threshold over the feature's range, on the points `idx`."
+    out, step = np.empty(len(features)), max(1, chunk_elements // max(len(idx), 1))
+    for s in range(0, len(features), step):
+        V = X[np.ix_(idx, features[s:s + step])].astype(np.float64); below = V <= np.asarray(thresholds[s:s + step])
+        gap = np.where(below, np.inf, V).min(0) - np.where(below, V, -np.inf).max(0)
+        out[s:s + step] = gap / (V.max(0) - V.min(0))
+    return out
+
+def pick_tied(X, idx, features, thresholds, ties='margin', rng=None):
+    "Index of the cut taken among cuts tied at the best criterion: widest relative margin (then lowest feature), random, or first."
+    check_choice('ties', ties, TIES)
+    if len(features) == 1 or ties == 'first': return 0
+    if ties == 'random': return int(np.random.default_rng(rng).integers(len(features)))
+    return int(tie_margins(X, idx, np.asarray(features), thresholds).argmax())
+
 # %% ../nbs/15_sdt.ipynb #0411d58a
 def exhaustive_split(X,                  # (N, D) inputs
                      y,                  # (N,) integer class codes 0..K-1
@@ -288,13 +307,14 @@ def exhaustive_split(X,                  # (N, D) inputs
                      min_samples_leaf=1, # smallest child allowed
                      work:Work|None=None,# operation counter to update
                      chunk_elements=2**23, # features per chunk: chunk_elements // len(idx)
-                     sample_weight=None):  # (N,) point weights (None: all 1); eq. 2 then divides by their sum
+                     sample_weight=None, # (N,) point weights (None: all 1); eq. 2 then divides by their sum
+                     ties='margin',      # rule among features tied at the best criterion (`pick_tied`)
+                     rng=None):          # seed or Generator for ties='random'
     "Exact solution of eq. 2 over `features`: sort each feature, scan with cumulative counts (compiled; numpy with weights)."
     idx = np.arange(len(X)) if idx is None else np.asarray(idx)
     wi = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)[idx]
-    n_feat = X.shape[1] if features is None else len(features)
-    n = len(idx); best = (np.inf, -1, np.inf); yi = y[idx]
-    step = max(1, chunk_elements // max(n, 1))
+    n, size = len(idx), len(idx) if wi is None else float(wi.sum()); best, tf, tt = np.inf, [], []; yi = y[idx]
+    n_feat, step = X.shape[1] if features is None else len(features), max(1, chunk_elements // max(n, 1))
     for s in range(0, n_feat, step):
         fs = np.arange(s, min(s + step, n_feat)) if features is None else np.asarray(features[s:s + step])
         if work is not None: work.add_sort(len(fs), n)
@@ -303,11 +323,12 @@ def exhaustive_split(X,                  # (N, D) inputs
         else:
             v = _gather(X, idx, slice(s, s + step) if features is None else fs); o = np.argsort(v, axis=1)
             c, t, ok = best_thresholds(np.take_along_axis(v, o, 1), yi[o], n_classes, criterion, min_samples_leaf, work, weights=wi[o])
-        c = np.where(ok, c, np.inf); i = int(c.argmin())
-        if c[i] < best[0]: best = (c[i], int(fs[i]), t[i])
-    size = n if wi is None else float(wi.sum())
-    if best[1] < 0: return NodeSplit(-1, np.inf, float(impurity(np.bincount(yi, wi, minlength=n_classes), criterion)) / max(size, 1), False)
-    return NodeSplit(best[1], float(best[2]), float(best[0]) / size, True)
+        c = np.where(ok, c, np.inf); m = c.min()
+        if m < best: best, tf, tt = m, [], []
+        if m == best < np.inf: tf.append(fs[c == m]); tt.append(t[c == m])      # every feature tied at the best so far
+    if not tf: return NodeSplit(-1, np.inf, float(impurity(np.bincount(yi, wi, minlength=n_classes), criterion)) / max(size, 1), False)
+    tf, tt = np.concatenate(tf), np.concatenate(tt); i = pick_tied(X, idx, tf, tt, ties, rng)
+    return NodeSplit(int(tf[i]), float(tt[i]), float(best) / size, True)
 
 # %% ../nbs/15_sdt.ipynb #36295fb4
 def max_point_increase(criterion, # split criterion
@@ -432,20 +453,20 @@ def sdt_split(X,                   # (N, D) inputs
               trace:SDTTrace|None=None, # filled with the per-iteration record if given
               check_full=False,    # also record L^k(S_j) in the trace (one extra pass)
               sample_weight=None,  # (N,) point weights (None: all 1): the criteria count weight, batches are drawn by point
-              schedule='linear'):  # fresh points per iteration: N0 ('linear', the paper) or N0 2^k ('doubling')
+              schedule='linear',   # fresh points per iteration: N0 ('linear', the paper) or N0 2^k ('doubling')
+              ties='margin'):      # rule among features tied in step 5 (`pick_tied`)
     "Stochastic split search (steps 1-5 of the paper) at one node; returns a `NodeSplit`."
     rng, idx = np.random.default_rng(rng), np.arange(len(X)) if idx is None else np.asarray(idx)
     n, D = len(idx), X.shape[1]; n0, d = batch_size(n, batch_exponent, min_batch), n_candidate_features(D, max_features)
     features = np.arange(D) if d == D else np.sort(rng.choice(D, d, replace=False))
-    search = lambda fs: exhaustive_split(X, y, n_classes, idx, fs, criterion, min_samples_leaf, work, sample_weight=sample_weight)
+    search = lambda fs: exhaustive_split(X, y, n_classes, idx, fs, criterion, min_samples_leaf, work, sample_weight=sample_weight, ties=ties, rng=rng)
     if alpha == 0 or d * n * math.log2(max(n, 2)) <= halving_sort_work(n, d, n0, alpha, schedule):
         if trace is not None: trace.survivors = features      # a small node: the exhaustive search costs no more
         res = search(None if d == D else features)
         return res if res.valid or d == D else search(None)
     drawn = idx[rng.choice(n, size=min(n, subset_sizes(n0, alpha, schedule)[-1]), replace=False)]
     features = _halving(X, y, n_classes, idx, features, drawn, n0, alpha, criterion, d == D, work, trace, check_full, sample_weight, schedule)
-    res = search(features); fallback = not res.valid and len(features) < D
-    if fallback: res = search(None)
+    res = search(features); fallback = not res.valid and len(features) < D; res = search(None) if fallback else res
     if trace is not None: trace.survivors, trace.fallback = features, fallback
     return res
 
@@ -471,12 +492,13 @@ class SDTClassifier(_TreeClassifier, BaseEstimator):
                  min_batch=20,         # floor on the batch size (the paper's N_0 = 20)
                  schedule='linear',    # fresh points per halving iteration: N_0 ('linear', the paper) or N_0 2^k ('doubling')
                  max_features=None,    # None: every node searches all features; int or fraction: a random subset per node
+                 ties='margin',        # among features tied at a node's best criterion: 'margin', 'random' or 'first' (`pick_tied`)
                  random_state=None,    # seed, `RandomState` or None
                  class_weight=None,    # None, a dict label -> weight, or 'balanced': multiplies `fit`'s sample_weight
                  verbose=False):       # show the growth, one depth level at a time (`tqdm.auto`)
         self.max_depth, self.min_samples_leaf, self.batch_exponent, self.alpha = max_depth, min_samples_leaf, batch_exponent, alpha
         self.criterion, self.min_batch, self.max_features, self.random_state = criterion, min_batch, max_features, random_state
-        self.class_weight, self.verbose, self.schedule = class_weight, verbose, schedule
+        self.class_weight, self.verbose, self.schedule, self.ties = class_weight, verbose, schedule, ties
 
 # %% ../nbs/15_sdt.ipynb #0d87781c
 @patch
@@ -489,6 +511,7 @@ def _check_params(self:SDTClassifier):
     n_candidate_features(1, self.max_features)  # raises on a bad value
     check_choice('criterion', self.criterion, CRITERIA)
     check_choice('schedule', self.schedule, SCHEDULES)
+    check_choice('ties', self.ties, TIES)
 
 @patch
 def _validated(self:SDTClassifier, X):
@@ -518,7 +541,7 @@ def fit(self:SDTClassifier, X, y, sample_weight=None):
             for node, pts in level:
                 if depth >= max_depth or len(pts) < 2 * msl or value[node].max() == 1.0: continue
                 s = sdt_split(X, y_enc, K, pts, self.batch_exponent, self.alpha, self.criterion, msl, self.min_batch,
-                              self.max_features, rng, work, sample_weight=sw, schedule=self.schedule)
+                              self.max_features, rng, work, sample_weight=sw, schedule=self.schedule, ties=self.ties)
                 if not s.valid: continue
                 go_right = X[pts, s.feature] > s.threshold
                 feature[node], threshold[node] = s.feature, s.threshold

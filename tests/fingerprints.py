@@ -71,4 +71,5 @@ def write(names=()):
 # - tao_path_clf_d4: issue 9 makes TAOPathClassifier run CART and oblique CART starts (node_tol 1e-2) by default.
 # - nongreedy_d4: issue 15's tree_ leaves out decision nodes whose weights are all zero (same predictions).
 # - sdt_d6: issue 14 searches small nodes exhaustively (and so draws fewer random batches).
+# - sdt_d6, haar_d4: issue 14 breaks ties between features by the widest relative margin (`ties='margin'`), not the lowest index.
 if __name__ == '__main__' and '--write' in sys.argv: write(sys.argv[sys.argv.index('--write') + 1:])

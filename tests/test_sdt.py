@@ -372,3 +372,39 @@ def test_float32_fit_equals_float64_fit(digits):
     b = SDTClassifier(max_depth=6, random_state=0).fit(X, y)
     np.testing.assert_array_equal(a.tree_.threshold, b.tree_.threshold)
     np.testing.assert_array_equal(a.predict(X.astype(np.float32)), b.predict(X))
+
+
+# --- ties between features (issue 14) -----------------------------------------------------
+@pytest.mark.parametrize('ties', ['margin', 'random', 'first'])
+def test_ties_do_not_depend_on_units(digits, ties):
+    "Each column scaled by a power of two and shifted by an integer (exact in floating point): the same splits, the thresholds mapped."
+    X, y = digits
+    rng = np.random.default_rng(0)
+    scale, shift = 2.0 ** rng.integers(-6, 7, X.shape[1]), rng.integers(-50, 50, X.shape[1]).astype(float)
+    a = SDTClassifier(max_depth=8, random_state=0, ties=ties).fit(X, y).tree_
+    b = SDTClassifier(max_depth=8, random_state=0, ties=ties).fit(X * scale + shift, y).tree_
+    np.testing.assert_array_equal(a.feature, b.feature)
+    inner = a.feature >= 0
+    np.testing.assert_array_equal(a.threshold[inner] * scale[a.feature[inner]] + shift[a.feature[inner]], b.threshold[inner])
+
+
+def test_ties_margin_takes_the_wider_gap(digits):
+    "A copy of the chosen feature with its values squeezed next to the threshold splits identically but with a narrower gap."
+    X, y = digits
+    s = exhaustive_split(X, y, 10)
+    x = X[:, s.feature]; lo, hi = x[x <= s.threshold].max(), x[x > s.threshold].min()
+    narrow = np.where(x <= s.threshold, x, x - (hi - lo) + 1e-3)   # the same order, its gap closed to 1e-3
+    Xn = np.c_[narrow, X]                                # the narrow copy comes first: lowest index
+    m, f = exhaustive_split(Xn, y, 10), exhaustive_split(Xn, y, 10, ties='first')
+    assert f.feature == 0 and m.feature == s.feature + 1 and m.criterion == f.criterion == s.criterion
+    picks = {exhaustive_split(Xn, y, 10, ties='random', rng=r).feature for r in range(30)}
+    assert picks == {0, s.feature + 1}
+
+
+def test_ties_first_is_lowest_index_and_bad_rule(digits):
+    X, y = digits
+    Xd = np.c_[X, X]                                      # every feature twice: every split is tied with its copy
+    a, b = SDTClassifier(max_depth=5, random_state=0, ties='first').fit(Xd, y).tree_, SDTClassifier(max_depth=5, random_state=0, ties='margin').fit(Xd, y).tree_
+    assert (a.feature < X.shape[1]).all() and (b.feature < X.shape[1]).all()   # equal margins too: the lower index
+    with pytest.raises(ValueError, match='ties'): SDTClassifier(ties='low').fit(X, y)
+    with pytest.raises(ValueError, match='ties'): exhaustive_split(X, y, 10, ties='low')
