@@ -20,11 +20,11 @@
    (SDT grows level by level, so its depth-d tree *is* the truncation; CART's equals its depth-d fit up to ties
    between equally good splits, which scikit-learn breaks with its random stream), and SDT on nested training subsets.
 
-4. `--ties`: at the root of MNIST-5k's Haar features, how many features tie with the halving's cut (the criterion of
+4. `--cut-ties`: at the root of MNIST-5k's Haar features, how many features tie with the halving's cut (the criterion of
    the last feature kept) in the first three rounds: ties go to the lower feature index, which could drop good
    features wholesale if they were many (a hypothesis for SDT's accuracy loss at the root with all features).
 
-    python benchmarks/bench_sdt.py --ties --stride 1
+    python benchmarks/bench_sdt.py --cut-ties --stride 1
 
 5. `--survival`: at the root, per criterion, how many features split nearly as well as the best one (their share of
    its impurity decrease, every feature searched exactly on all the points), and over 30 seeds of `sdt_split` how often
@@ -53,6 +53,7 @@
 """
 import argparse, json, os, time, tracemalloc
 import numpy as np
+from _timing import best_of
 
 from tao_nb.sdt import RANKED, SDTClassifier, SDTTrace, Work, exhaustive_split, impurity, sdt_split, merge_scan, better_half
 from tao_nb.haar import HaarFeatures
@@ -130,6 +131,13 @@ def mnist_haar(stride, shifts=0):
     return hf, Ftr, hf.transform(Xte), ytr, yte, t
 
 
+def data_line(a, hf, ytr):
+    "What a MNIST-5k run trains on: features and training images (with --shifts, how many were given before the copies)."
+    n, copies = len(ytr), len(SHIFTS[a.shifts])
+    return (f"MNIST-5k, 70/30: HaarFeatures(stride={a.stride}): {hf.n_features_out_:,} features; {n:,} training images"
+            + (f" (the {n // (1 + copies):,} and their copies moved one pixel in {copies} directions)" if copies else ''))
+
+
 def cart_result(key, Ftr, Fte, ytr, yte, depth, cache_path, fresh):
     "(accuracy, seconds) of CART at `depth`: measured now if `fresh` or not cached, else read from the cache."
     from sklearn.tree import DecisionTreeClassifier
@@ -153,9 +161,7 @@ def grow(Ftr, ytr, depth, random_state=0, **params):
 
 def tree_benchmarks(a):
     hf, Ftr, Fte, ytr, yte, t_haar = mnist_haar(a.stride, a.shifts)
-    print(f"MNIST-5k, 70/30: HaarFeatures(stride={a.stride}): {hf.n_features_out_:,} features; {len(ytr):,} training images"
-          + (f" (the 3,500 and their copies moved one pixel in {a.shifts} directions)" if a.shifts else '') + "; training matrix "
-          f"{Ftr.nbytes / 2**30:.2f} GiB float32, transform {t_haar:.1f} s")
+    print(f"{data_line(a, hf, ytr)}; training matrix {Ftr.nbytes / 2**30:.2f} GiB float32, transform {t_haar:.1f} s")
     SDTClassifier(max_depth=3, random_state=0, **a.sdt).fit(Ftr[:300], ytr[:300])   # compile (numba caches it on disk) before timing
     for depth in a.depths:
         key = f"mnist5k_haar_stride{a.stride}_depth{depth}" + (f"_shifts{a.shifts}" if a.shifts else '')
@@ -192,8 +198,7 @@ def sweep_benchmarks(a):
     from sklearn.tree import DecisionTreeClassifier
     hf, Ftr, Fte, ytr, yte, t_haar = mnist_haar(a.stride, a.shifts)
     D, classes = max(a.depths), np.unique(ytr)
-    print(f"MNIST-5k, 70/30: HaarFeatures(stride={a.stride}): {hf.n_features_out_:,} features; {len(ytr):,} training images"
-          + (f" (the 3,500 and their copies moved one pixel in {a.shifts} directions)" if a.shifts else '') + f"; each model grown once to depth {D}", flush=True)
+    print(f"{data_line(a, hf, ytr)}; each model grown once to depth {D}", flush=True)
     def report(name, t, tr, te, secs):
         print(f"{name:34s} " + '  '.join(f"d{d}: {te[d]:.4f} (train {tr[d]:.3f})" for d in a.depths)
               + f" | best {max(te.values()):.4f} at depth {max(te, key=te.get)} | {secs:.0f} s", flush=True)
@@ -223,7 +228,7 @@ def sweep_benchmarks(a):
         print(f"SDT entropy on {n:,} training images: best test {max(te.values()):.4f} at depth {max(te, key=te.get)}", flush=True)
 
 
-def tie_benchmarks(a, rounds=3, n0=20):
+def cut_tie_benchmarks(a, rounds=3, n0=20):
     "Per criterion, seed and halving round at the root: features scored, below the cut, tied with it, kept."
     hf, Ftr, Fte, ytr, yte, t_haar = mnist_haar(a.stride, a.shifts)
     print(f"MNIST-5k, 70/30: HaarFeatures(stride={a.stride}): {hf.n_features_out_:,} features; the root's first {rounds} halving rounds ({n0} fresh points each)")
@@ -261,11 +266,6 @@ def survival_benchmarks(a, seeds=30):
               f"SDT's root split gives {np.mean(got):.3f} of the best decrease on average (lowest {min(got):.3f})", flush=True)
 
 
-def timed(f):
-    "Seconds one call of f takes."
-    t0 = time.perf_counter(); f(); return time.perf_counter() - t0
-
-
 def ranked_benchmarks(a, n=3_500, F=20_000, reps=3):
     "merge_scan's two sorts of a batch (counted ranks, per-feature merge sort) and its scan, per feature, on both sides of RANKED."
     rng = np.random.default_rng(0)
@@ -275,7 +275,7 @@ def ranked_benchmarks(a, n=3_500, F=20_000, reps=3):
         rows, t = rng.choice(n, b, replace=False), {}
         for sort in ('ranks', 'merge'):
             merge_scan(X, rows, np.arange(64), y[rows], 10, 'entropy', return_run=False, sort=sort)   # compiled before timing
-            t[sort] = min(timed(lambda: merge_scan(X, rows, np.arange(F), y[rows], 10, 'entropy', return_run=False, sort=sort)) for _ in range(reps))
+            t[sort] = best_of(lambda: merge_scan(X, rows, np.arange(F), y[rows], 10, 'entropy', return_run=False, sort=sort), reps)[0]
         print(f"  {b:4d} points: ranks {1e9 * t['ranks'] / F:7.0f} ns, merge {1e9 * t['merge'] / F:7.0f} ns per feature | merge / ranks {t['merge'] / t['ranks']:.2f}x", flush=True)
 
 
@@ -283,7 +283,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--node', action='store_true', help='split search at one node')
     ap.add_argument('--tree', action='store_true', help='whole trees on MNIST-5k Haar features')
-    ap.add_argument('--ties', action='store_true', help="features tied with the halving's cut at the root")
+    ap.add_argument('--cut-ties', action='store_true', help="features tied with the halving's cut at the root (not SDTClassifier's ties=, the rule at a node's best criterion)")
     ap.add_argument('--survival', action='store_true', help='at the root: features nearly as good as the best, and what the halving keeps')
     ap.add_argument('--ranked', action='store_true', help="merge_scan's two sorts on both sides of RANKED")
     ap.add_argument('--sweep', action='store_true', help='accuracy against depth: CART on Haar and SDT variants (one fit each)')
@@ -296,7 +296,7 @@ def main():
     ap.add_argument('--n', type=int, default=50_000); ap.add_argument('--d', type=int, default=2_000)
     ap.add_argument('--seeds', type=int, default=10); ap.add_argument('--float64', action='store_true')
     ap.add_argument('--stride', type=int, default=1, help='Haar stride (1: 299,880 features; 3: 38,250)')
-    ap.add_argument('--shifts', type=int, default=0, choices=sorted(SHIFTS), help='--tree, --sweep: add copies of the training images moved one pixel (4 or 8 neighbours)')
+    ap.add_argument('--shifts', type=int, default=0, choices=sorted(SHIFTS), help='MNIST-5k modes: add copies of the training images moved one pixel (4 or 8 neighbours)')
     ap.add_argument('--depths', type=lambda s: [int(v) for v in s.split(',')], default=[8, 12])
     ap.add_argument('--max-features', type=lambda s: [None if v == 'None' else float(v) if '.' in v else int(v) for v in s.split(',')],
                     default=[None], help="comma-separated SDTClassifier max_features values ('None', fractions, ints)")
@@ -307,7 +307,7 @@ def main():
                     help="--tree: SDTClassifier random_state values, comma-separated (more than one: also their mean)")
     a = ap.parse_args()
     if a.sweep: return sweep_benchmarks(a)
-    if a.ties: return tie_benchmarks(a)
+    if a.cut_ties: return cut_tie_benchmarks(a)
     if a.survival: return survival_benchmarks(a)
     if a.ranked: return ranked_benchmarks(a)
     if a.node or not a.tree: node_benchmarks(a)
