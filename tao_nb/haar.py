@@ -15,7 +15,7 @@ from .sdt import SDTClassifier, exhaustive_split, split_criterion
 
 # %% auto #0
 __all__ = ['HAAR_FAMILIES', 'integral_images', 'corner_coefficients', 'input_shape', 'flatten_images', 'infer_image_shape',
-           'HaarFeatures', 'haar_tree_apply', 'HaarTreeClassifier']
+           'deskew', 'HaarFeatures', 'haar_tree_apply', 'HaarTreeClassifier']
 
 # %% ../nbs/16_haar.ipynb #a6a27194
 def integral_images(images): # (N, H, W) images
@@ -64,6 +64,23 @@ def _check_image_input(shape, hw, estimator):
     n = f"X has {d} features, but {type(estimator).__name__} is expecting {H * W} features as input: " if len(shape) in (2, 3) and d != H * W else ""
     raise ValueError(f"{n}expected images of shape {(H, W)}, got an array of shape {tuple(shape)}. Reshape your data to (n, {H * W}) or (n, {H}, {W}).")
 
+# %% ../nbs/16_haar.ipynb #deskew
+def deskew(images): # (N, H, W) images, non-negative pixels
+    "Each image sheared along its rows so that its pixel mass has no row-column covariance (LeCun et al., 1998)."
+    images = np.asarray(images, dtype=np.float64)
+    if (images < 0).any(): raise ValueError("deskewing needs non-negative pixel intensities (they are the mass whose slant is removed)")
+    N, H, W = images.shape
+    r, c = np.arange(H, dtype=np.float64), np.arange(W, dtype=np.float64)
+    rows, cols = images.sum(2), images.sum(1)                 # (N, H) and (N, W) marginal masses
+    m = np.maximum(rows.sum(1), np.finfo(float).tiny)          # a blank image has no slope (below)
+    dr, dc = r - (rows @ r / m)[:, None], c - (cols @ c / m)[:, None]
+    var, cov = (rows * dr ** 2).sum(1), np.einsum('nhw,nh,nw->n', images, dr, dc)
+    slope = np.divide(cov, var, out=np.zeros(N), where=var > 0)
+    src = c + (slope[:, None] * dr)[:, :, None]                # (N, H, W): the column each output pixel reads
+    left = np.floor(src); frac = src - left; left = left.astype(np.int64)
+    def read(k): return np.where((k >= 0) & (k < W), np.take_along_axis(images, np.clip(k, 0, W - 1), axis=2), 0.0)
+    return (1 - frac) * read(left) + frac * read(left + 1)
+
 # %% ../nbs/16_haar.ipynb #9d58d16e
 def _is_int(v, lo):
     "True for an int (not a bool) >= lo."
@@ -79,9 +96,10 @@ class HaarFeatures(TransformerMixin, BaseEstimator):
                  cell_sizes=None,      # cell heights/widths to use (None: 1..H or W)
                  stride=1,             # step between filter positions
                  dtype='float32',      # output dtype
-                 chunk_size=1024):     # images per chunk in `transform`
+                 chunk_size=1024,      # images per chunk in `transform`
+                 deskew=False):        # shear each image upright first (`deskew`; not in the SDT paper)
         self.image_shape, self.families, self.cell_sizes = image_shape, families, cell_sizes
-        self.stride, self.dtype, self.chunk_size = stride, dtype, chunk_size
+        self.stride, self.dtype, self.chunk_size, self.deskew = stride, dtype, chunk_size, deskew
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -112,6 +130,11 @@ def _images(self:HaarFeatures, X, reset):
     if reset: self.image_shape_ = expected or hw or infer_image_shape(X.shape[1])
     return X.reshape(len(X), *self.image_shape_)
 
+@patch
+def _upright(self:HaarFeatures, imgs):
+    "The images whose features are computed: `deskew`ed when `self.deskew`, else as they are."
+    return deskew(imgs) if self.deskew else imgs
+
 # %% ../nbs/16_haar.ipynb #fe82cda1
 @patch
 def _check_chunk_size(self:HaarFeatures):
@@ -124,6 +147,7 @@ def _check_params(self:HaarFeatures):
     if unknown: raise ValueError(f"unknown Haar families {sorted(unknown)}; choose from {list(HAAR_FAMILIES)}")
     if not _is_int(self.stride, 1): raise ValueError(f"stride must be an int >= 1, got {self.stride!r}")
     self._check_chunk_size()
+    if not isinstance(self.deskew, (bool, np.bool_)): raise ValueError(f"deskew must be True or False, got {self.deskew!r}")
     if self.cell_sizes is not None and (np.ndim(self.cell_sizes) != 1 or len(self.cell_sizes) == 0
                                         or not all(_is_int(s, 1) for s in self.cell_sizes)):
         raise ValueError(f"cell_sizes must be None or a non-empty list of ints >= 1, got {self.cell_sizes!r}")
@@ -179,7 +203,7 @@ def _transform(self:HaarFeatures, X):
     imgs = self._images(X, reset=False)
     out = np.empty((len(imgs), self.n_features_out_), dtype=self.dtype)
     for s in range(0, len(imgs), self.chunk_size):
-        ii = integral_images(imgs[s:s + self.chunk_size]).reshape(-1, self.matrix_.shape[0])
+        ii = integral_images(self._upright(imgs[s:s + self.chunk_size])).reshape(-1, self.matrix_.shape[0])
         with np.errstate(over='ignore'): out[s:s + self.chunk_size] = (self.matrix_.T @ ii.T).T  # checked next
         if not np.isfinite(out[s:s + self.chunk_size]).all():
             raise ValueError(f"Haar features overflow {np.dtype(self.dtype).name} (pixel sums too large); "
@@ -198,7 +222,7 @@ def integral(self:HaarFeatures, X):
     "Flattened integral images (N, (H+1)(W+1)) of checked inputs."
     check_is_fitted(self)
     imgs = self._images(X, reset=False)
-    return integral_images(imgs).reshape(len(imgs), -1)
+    return integral_images(self._upright(imgs)).reshape(len(imgs), -1)
 
 # %% ../nbs/16_haar.ipynb #1254fd7a
 @patch
@@ -263,6 +287,7 @@ def predict_proba(self:HaarTreeClassifier, X):
 # %% ../nbs/16_haar.ipynb #f18957d0
 @patch
 def lookups_per_prediction(self:HaarTreeClassifier, X):
-    "Mean integral-image cost per image: H*W cumulative sums plus the path's corner lookups."
+    "Mean cost per image: H*W cumulative sums, the path's corner lookups, and 4*H*W if the images are deskewed."
     X = self._validated(X)
-    return math.prod(self.haar_.image_shape_) + float(haar_tree_apply(self.tree_, self.haar_, X)[1].mean())
+    HW = math.prod(self.haar_.image_shape_)
+    return HW * (5 if self.haar_.deskew else 1) + float(haar_tree_apply(self.tree_, self.haar_, X)[1].mean())
