@@ -9,7 +9,7 @@ import numpy as np
 import scipy.sparse as sp
 from fastcore.basics import patch
 from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin, clone
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 from .base import validate_classification_data, _TreeClassifier, numpydoc_sections
 from .sdt import SDTClassifier, exhaustive_split, split_criterion
 
@@ -68,7 +68,7 @@ def _check_image_input(shape, hw, estimator):
 def deskew(images): # (N, H, W) images, non-negative pixels
     "Each image sheared along its rows so that its pixel mass has no row-column covariance (LeCun et al., 1998)."
     images = np.asarray(images, dtype=np.float64)
-    if (images < 0).any(): raise ValueError("deskewing needs non-negative pixel intensities (they are the mass whose slant is removed)")
+    check_non_negative(images.reshape(len(images), -1), 'deskew (pixel intensities are the mass whose slant it removes)')
     N, H, W = images.shape
     r, c = np.arange(H, dtype=np.float64), np.arange(W, dtype=np.float64)
     rows, cols = images.sum(2), images.sum(1)                 # (N, H) and (N, W) marginal masses
@@ -104,6 +104,7 @@ class HaarFeatures(TransformerMixin, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.transformer_tags.preserves_dtype = [np.dtype(self.dtype).name] # output is `dtype` whatever the input
+        tags.input_tags.positive_only = self.deskew is True                 # pixel intensities: the mass `deskew` moves
         return tags
 
     def transform(self, X):
@@ -127,6 +128,7 @@ def _images(self:HaarFeatures, X, reset):
     if expected is not None: _check_image_input(input_shape(X), expected, self)
     X, hw = flatten_images(X)
     X = validate_data(self, X, dtype=np.float64, reset=reset)
+    if self.deskew is True: check_non_negative(X, 'HaarFeatures(deskew=True)')
     if reset: self.image_shape_ = expected or hw or infer_image_shape(X.shape[1])
     return X.reshape(len(X), *self.image_shape_)
 
@@ -252,6 +254,11 @@ class HaarTreeClassifier(_TreeClassifier, BaseEstimator):
                  haar=None,  # a `HaarFeatures` (default: HaarFeatures())
                  tree=None): # an `SDTClassifier` (default: SDTClassifier())
         self.haar, self.tree = haar, tree
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.positive_only = getattr(self.haar, 'deskew', False) is True   # its `HaarFeatures` refuses negative pixels
+        return tags
 
     def fit(self, X, y, sample_weight=None):
         "Check (X, y), transform the images to Haar features and grow the tree on them (weighted by `sample_weight`)."

@@ -44,7 +44,8 @@ def _expected_failures(est):
                           HaarFeatures(), HaarFeatures(families=('edge_h', 'line_h'), cell_sizes=(1, 2), dtype='float64'),
                           # unbounded depth: on the checks' 2-feature data the only Haar feature is x1 - x0, and
                           # check_classifiers_train asks for > 0.83 training accuracy
-                          HaarTreeClassifier(tree=SDTClassifier(random_state=0))],
+                          HaarTreeClassifier(tree=SDTClassifier(random_state=0)), HaarFeatures(deskew=True),   # positive_only
+                          HaarTreeClassifier(HaarFeatures(deskew=True), SDTClassifier(random_state=0))],
                          expected_failed_checks=lambda est: _expected_failures(est))
 def test_sklearn_compatible(estimator, check):
     check(estimator)
