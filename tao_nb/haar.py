@@ -252,7 +252,7 @@ class HaarTreeClassifier(_TreeClassifier, BaseEstimator):
     "SDT tree over Haar features; prediction computes only the features on each root-leaf path."
     def __init__(self,
                  haar=None,  # a `HaarFeatures` (default: HaarFeatures())
-                 tree=None): # an `SDTClassifier` (default: SDTClassifier())
+                 tree=None): # an `SDTClassifier` (default: SDTClassifier(criterion='entropy'), the paper's eq. 2)
         self.haar, self.tree = haar, tree
 
     def __sklearn_tags__(self):
@@ -265,7 +265,7 @@ class HaarTreeClassifier(_TreeClassifier, BaseEstimator):
         X, hw = flatten_images(X)
         X, classes, y_enc = validate_classification_data(self, X, y)
         self.haar_ = clone(self.haar if self.haar is not None else HaarFeatures())
-        self.sdt_ = clone(self.tree if self.tree is not None else SDTClassifier())
+        self.sdt_ = clone(self.tree if self.tree is not None else SDTClassifier(criterion='entropy'))
         self.sdt_.fit(self.haar_.fit_transform(X if hw is None else X.reshape(len(X), *hw)), classes[y_enc], sample_weight=sample_weight)
         self.tree_, self.classes_ = self.sdt_.tree_, self.sdt_.classes_
         return self
