@@ -137,10 +137,15 @@ def mnist_haar(stride, shifts=0, deskew=False):
     return hf, Ftr, hf.transform(Xte), ytr, yte, t
 
 
+def haar_name(a):
+    "The HaarFeatures of a MNIST-5k run, as its header names them."
+    return f"HaarFeatures(stride={a.stride}{', deskew=True' if a.deskew else ''})"
+
+
 def data_line(a, hf, ytr):
     "What a MNIST-5k run trains on: features and training images (with --shifts, how many were given before the copies)."
     n, copies = len(ytr), len(SHIFTS[a.shifts])
-    return (f"MNIST-5k, 70/30: HaarFeatures(stride={a.stride}{', deskew=True' if a.deskew else ''}): {hf.n_features_out_:,} features; {n:,} training images"
+    return (f"MNIST-5k, 70/30: {haar_name(a)}: {hf.n_features_out_:,} features; {n:,} training images"
             + (f" (the {n // (1 + copies):,} and their copies moved one pixel in {copies} directions)" if copies else ''))
 
 
@@ -237,7 +242,7 @@ def sweep_benchmarks(a):
 def cut_tie_benchmarks(a, rounds=3, n0=20):
     "Per criterion, seed and halving round at the root: features scored, below the cut, tied with it, kept."
     hf, Ftr, Fte, ytr, yte, t_haar = mnist_haar(a.stride, a.shifts, a.deskew)
-    print(f"MNIST-5k, 70/30: HaarFeatures(stride={a.stride}): {hf.n_features_out_:,} features; the root's first {rounds} halving rounds ({n0} fresh points each)")
+    print(f"MNIST-5k, 70/30: {haar_name(a)}: {hf.n_features_out_:,} features; the root's first {rounds} halving rounds ({n0} fresh points each)")
     shares = []
     for crit in ('gini', 'entropy'):
         for seed in range(3):
@@ -257,7 +262,7 @@ def survival_benchmarks(a, seeds=30):
     "At the root, per criterion: how many features split nearly as well as the best one, and what the halving keeps of them."
     hf, Ftr, Fte, ytr, yte, t_haar = mnist_haar(a.stride, a.shifts, a.deskew)
     (n, F), K = Ftr.shape, len(np.unique(ytr))
-    print(f"MNIST-5k, 70/30: HaarFeatures(stride={a.stride}): {F:,} features; at the root ({n:,} training images), sdt_split{' ' + str(a.sdt) if a.sdt else ''} with {seeds} seeds per criterion")
+    print(f"MNIST-5k, 70/30: {haar_name(a)}: {F:,} features; at the root ({n:,} training images), sdt_split{' ' + str(a.sdt) if a.sdt else ''} with {seeds} seeds per criterion")
     for crit in ('gini', 'entropy'):
         _, c, _ = merge_scan(Ftr, np.arange(n), np.arange(F), ytr, K, crit, return_run=False)   # every feature's best cut on all the points
         H = float(impurity(np.bincount(ytr, minlength=K), crit)); share = (H - c) / (H - c.min())   # of the best split's impurity decrease

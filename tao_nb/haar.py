@@ -104,7 +104,7 @@ class HaarFeatures(TransformerMixin, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.transformer_tags.preserves_dtype = [np.dtype(self.dtype).name] # output is `dtype` whatever the input
-        tags.input_tags.positive_only = self.deskew is True                 # pixel intensities: the mass `deskew` moves
+        tags.input_tags.positive_only = bool(self.deskew)                   # pixel intensities: the mass `deskew` moves
         return tags
 
     def transform(self, X):
@@ -128,7 +128,7 @@ def _images(self:HaarFeatures, X, reset):
     if expected is not None: _check_image_input(input_shape(X), expected, self)
     X, hw = flatten_images(X)
     X = validate_data(self, X, dtype=np.float64, reset=reset)
-    if self.deskew is True: check_non_negative(X, 'HaarFeatures(deskew=True)')
+    if self.deskew: check_non_negative(X, 'HaarFeatures(deskew=True)')
     if reset: self.image_shape_ = expected or hw or infer_image_shape(X.shape[1])
     return X.reshape(len(X), *self.image_shape_)
 
@@ -257,7 +257,7 @@ class HaarTreeClassifier(_TreeClassifier, BaseEstimator):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.input_tags.positive_only = getattr(self.haar, 'deskew', False) is True   # its `HaarFeatures` refuses negative pixels
+        tags.input_tags.positive_only = bool(getattr(self.haar, 'deskew', False))   # its `HaarFeatures` refuses negative pixels
         return tags
 
     def fit(self, X, y, sample_weight=None):
@@ -297,4 +297,4 @@ def lookups_per_prediction(self:HaarTreeClassifier, X):
     "Mean cost per image: H*W cumulative sums, the path's corner lookups, and 4*H*W if the images are deskewed."
     X = self._validated(X)
     HW = math.prod(self.haar_.image_shape_)
-    return HW * (5 if self.haar_.deskew else 1) + float(haar_tree_apply(self.tree_, self.haar_, X)[1].mean())
+    return HW + (4 * HW if self.haar_.deskew else 0) + float(haar_tree_apply(self.tree_, self.haar_, X)[1].mean())
