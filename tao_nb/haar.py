@@ -220,6 +220,12 @@ def output_nbytes(self:HaarFeatures, n_images):
     return n_images * self.n_features_out_ * np.dtype(self.dtype).itemsize
 
 @patch
+def integral_cost(self:HaarFeatures):
+    "Operations per image before any feature: H*W additions for its integral image, and 4*H*W more when `deskew` is on."
+    check_is_fitted(self)
+    return math.prod(self.image_shape_) * (5 if self.deskew else 1)
+
+@patch
 def integral(self:HaarFeatures, X):
     "Flattened integral images (N, (H+1)(W+1)) of checked inputs."
     check_is_fitted(self)
@@ -296,5 +302,4 @@ def predict_proba(self:HaarTreeClassifier, X):
 def lookups_per_prediction(self:HaarTreeClassifier, X):
     "Mean cost per image: H*W cumulative sums, the path's corner lookups, and 4*H*W if the images are deskewed."
     X = self._validated(X)
-    HW = math.prod(self.haar_.image_shape_)
-    return HW + (4 * HW if self.haar_.deskew else 0) + float(haar_tree_apply(self.tree_, self.haar_, X)[1].mean())
+    return self.haar_.integral_cost() + float(haar_tree_apply(self.tree_, self.haar_, X)[1].mean())
