@@ -221,7 +221,7 @@ def output_nbytes(self:HaarFeatures, n_images):
 
 @patch
 def integral_cost(self:HaarFeatures):
-    "Operations per image before any feature: H*W additions for its integral image, and 4*H*W more when `deskew` is on."
+    "Operations per image before any feature, one per pixel per pass: H*W for the integral image, 4*H*W more to deskew it."
     check_is_fitted(self)
     return math.prod(self.image_shape_) * (5 if self.deskew else 1)
 
@@ -300,6 +300,6 @@ def predict_proba(self:HaarTreeClassifier, X):
 # %% ../nbs/16_haar.ipynb #f18957d0
 @patch
 def lookups_per_prediction(self:HaarTreeClassifier, X):
-    "Mean cost per image: H*W cumulative sums, the path's corner lookups, and 4*H*W if the images are deskewed."
+    "Mean cost per image: `integral_cost` plus the corner lookups of the decision nodes on its path."
     X = self._validated(X)
     return self.haar_.integral_cost() + float(haar_tree_apply(self.tree_, self.haar_, X)[1].mean())
