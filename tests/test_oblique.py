@@ -5,14 +5,15 @@ from sklearn.datasets import load_digits
 from sklearn.tree import DecisionTreeClassifier
 
 from tao_nb.tree import Tree, Split, standardizer, standardize_tree, unstandardize_tree
-from tao_nb.tao import tao
-from tao_nb.solvers.oblique import ObliqueSolver, L1Penalty, fit_liblinear, fit_cvxpy, node_objective
-from tao_nb.path import tao_path
+from tao_nb.tao import tao, TAOSettings
+from tao_nb.solvers.oblique import ObliqueSolver, SURROGATES, fit_liblinear, fit_cvxpy, node_objective
+from tao_nb.path import tao_path, PathSettings
 from tao_nb.estimators import TAOClassifier, TAORegressor
 
 X_DIG, Y_DIG = load_digits(return_X_y=True)
 MU, SD = standardizer(X_DIG)
 Z_DIG = (X_DIG - MU) / SD
+LIBLINEAR = [name for name, f in SURROGATES.items() if f.liblinear is not None]   # the surrogates liblinear solves
 
 
 @pytest.mark.parametrize('seed', range(40))
@@ -25,7 +26,7 @@ def test_objective_monotone_liblinear(seed):
     if seed % 2: tree = Tree.random(depth, Z, np.eye(10)[y], oblique=True, random_state=seed)
     else: tree = standardize_tree(Tree.from_sklearn(DecisionTreeClassifier(max_depth=depth, random_state=seed).fit(Z, y)), 0 * MU, 0 * SD + 1)
     surrogate = 'svm' if seed % 4 < 2 else 'logistic'
-    _, hist = tao(tree, Z, y, node_solver=ObliqueSolver(C, surrogate), penalty=L1Penalty(C), max_iter=6, tol=0)
+    _, hist = tao(tree, Z, y, node_solver=ObliqueSolver(C, surrogate), settings=TAOSettings(max_iter=6, tol=0))
     assert (np.diff(hist) <= 1e-9 * hist[0]).all(), hist
 
 
@@ -37,8 +38,8 @@ def test_objective_monotone_cvxpy(seed):
     Z, y = Z_DIG[idx][:, ::4], Y_DIG[idx] % 3
     C = float(10 ** rng.uniform(-1, 1))
     tree = Tree.random(2, Z, np.eye(3)[y], oblique=True, random_state=seed)
-    surrogate = ('svm', 'logistic', 'hinge')[seed % 3]
-    _, hist = tao(tree, Z, y, node_solver=ObliqueSolver(C, surrogate, 'cvxpy'), penalty=L1Penalty(C), max_iter=3, tol=0)
+    surrogate = list(SURROGATES)[seed % len(SURROGATES)]
+    _, hist = tao(tree, Z, y, node_solver=ObliqueSolver(C, surrogate, 'cvxpy'), settings=TAOSettings(max_iter=3, tol=0))
     assert (np.diff(hist) <= 1e-9 * hist[0]).all(), hist
 
 
@@ -49,9 +50,9 @@ def test_backends_agree(seed):
     idx = rng.choice(len(Y_DIG), 300, replace=False)
     Z, lab = Z_DIG[idx], (Y_DIG[idx] == seed).astype(int)
     wt = rng.exponential(size=len(lab))
-    surrogate = ('svm', 'logistic')[seed % 2]
-    fl = fit_liblinear(Z, lab, wt, 1.0, surrogate, node_tol=1e-8, node_max_iter=100_000)
-    fc = fit_cvxpy(Z, lab, wt, 1.0, surrogate)
+    surrogate = LIBLINEAR[seed % len(LIBLINEAR)]
+    fl = fit_liblinear(Z, lab, wt, ObliqueSolver(1.0, surrogate, node_tol=1e-8, node_max_iter=100_000))
+    fc = fit_cvxpy(Z, lab, wt, ObliqueSolver(1.0, surrogate))
     assert abs(fl.objective - fc.objective) <= 1e-4 * fc.objective
     assert fc.rel_gap <= 1e-4 and fl.objective >= fc.dual - 1e-9 * fc.objective
 
@@ -82,18 +83,19 @@ def test_rejection_never_worse_with_real_weights():
 def test_path_monotone_and_bad_input():
     idx = np.random.default_rng(0).choice(len(Y_DIG), 600, replace=False)
     Cs = np.logspace(1, -1.5, 5)
-    p = tao_path(X_DIG[idx], Y_DIG[idx], Cs, max_depth=5, progress=False, rescale=False)
+    p = tao_path(X_DIG[idx], Y_DIG[idx], Cs, max_depth=5, settings=PathSettings(rescale=False), random_state=0)
     assert all((np.diff(h) <= 1e-9 * h[0]).all() for h in p.histories)
     # the path-level rule: nonzeros and splits never increase as C decreases (ties allowed)
     assert (np.diff(p['nonzeros']) <= 0).all() and (np.diff(p['internal']) <= 0).all(), (p['nonzeros'], p['internal'])
     # on this subsample the plain path (without the rescale of issue 9, which happens to avoid it here) gains weights
     # at C = 10 -> 3.16; the rule refits exactly the steps that need it
-    plain = tao_path(X_DIG[idx], Y_DIG[idx], Cs, max_depth=5, progress=False, monotone=False, rescale=False)
+    plain = tao_path(X_DIG[idx], Y_DIG[idx], Cs, max_depth=5, settings=PathSettings(monotone_nonzeros=False, rescale=False),
+                     random_state=0)
     assert np.diff(plain['nonzeros']).max() > 10 and not plain['budgeted'].any()
     assert p['budgeted'][1] and not p['budgeted'][0]
     np.testing.assert_array_equal(p.trees[0].W, plain.trees[0].W)           # identical until the first budgeted step
     assert all((np.diff(h) <= 1e-9 * h[0]).all() for h in plain.histories)
-    q = tao_path(X_DIG[idx], Y_DIG[idx], Cs, max_depth=5, progress=False)   # with the rescale (default): still monotone
+    q = tao_path(X_DIG[idx], Y_DIG[idx], Cs, max_depth=5, random_state=0)   # with the rescale (default): still monotone
     assert (np.diff(q['nonzeros']) <= 0).all() and (np.diff(q['internal']) <= 0).all(), (q['nonzeros'], q['internal'])
     with pytest.raises(ValueError, match='Cs must be finite'): tao_path(X_DIG, Y_DIG, [1.0, -1.0])
     with pytest.raises(ValueError, match='decreasing'): tao_path(X_DIG, Y_DIG, [0.1, 1.0])
@@ -106,7 +108,7 @@ def test_budgeted_solver_never_exceeds_current_nonzeros():
         X = rng.normal(size=(m, D)); lab = (X @ rng.normal(size=D) + rng.normal(size=m) > 0).astype(int)
         wt = rng.exponential(size=m)
         cur = Split(-1, np.where(rng.random(D) < 0.4, rng.normal(size=D), 0.0), float(rng.normal()))
-        sol = ObliqueSolver(float(10 ** rng.uniform(-1, 2)), monotone_nonzeros=True)
+        sol = ObliqueSolver(float(10 ** rng.uniform(-1, 2)), nonzero_budget=True)
         new = sol(X, lab, wt, cur)
         if new is not None:
             assert np.count_nonzero(new.weights) <= np.count_nonzero(cur.weights)
@@ -117,50 +119,51 @@ def test_budgeted_solver_never_exceeds_current_nonzeros():
 @pytest.mark.parametrize('C', [0, -1.0, np.inf, np.nan, 'a'])
 def test_estimator_rejects_bad_C(C):
     with pytest.raises(ValueError, match='C must be'):
-        TAOClassifier(node='oblique', C=C, max_depth=2).fit(X_DIG[:100], Y_DIG[:100])
+        TAOClassifier(split_type='oblique', C=C, max_depth=2).fit(X_DIG[:100], Y_DIG[:100])
 
 
 def test_estimator_raw_predictions_and_pickle():
     import pickle
-    clf = TAOClassifier(max_depth=4, node='oblique', C=1.0, random_state=0).fit(X_DIG, Y_DIG)
+    clf = TAOClassifier(max_depth=4, split_type='oblique', C=1.0, random_state=0).fit(X_DIG, Y_DIG)
     Z = (X_DIG - clf.x_mean_) / clf.x_scale_
     std = standardize_tree(clf.tree_, clf.x_mean_, clf.x_scale_)
     np.testing.assert_array_equal(clf.tree_.apply(X_DIG), std.apply(Z))
     np.testing.assert_array_equal(pickle.loads(pickle.dumps(clf)).predict(X_DIG), clf.predict(X_DIG))
-    again = TAOClassifier(max_depth=4, node='oblique', C=1.0, random_state=0).fit(X_DIG, Y_DIG)
+    again = TAOClassifier(max_depth=4, split_type='oblique', C=1.0, random_state=0).fit(X_DIG, Y_DIG)
     np.testing.assert_array_equal(again.tree_.W, clf.tree_.W)
-    Xc = X_DIG.copy(); TAOClassifier(max_depth=2, node='oblique').fit(Xc, Y_DIG); np.testing.assert_array_equal(Xc, X_DIG)
+    Xc = X_DIG.copy(); TAOClassifier(max_depth=2, split_type='oblique').fit(Xc, Y_DIG); np.testing.assert_array_equal(Xc, X_DIG)
 
 
 def test_regressor_oblique_with_real_weights():
     rng = np.random.default_rng(0)
     X = rng.normal(size=(300, 5)); y = np.where(X[:, 0] + X[:, 1] > 0, 3.0, -1.0) + 0.1 * rng.normal(size=300)
-    reg = TAORegressor(max_depth=2, node='oblique', C=0.1, random_state=0).fit(X, y)
+    reg = TAORegressor(max_depth=2, split_type='oblique', C=0.1, random_state=0).fit(X, y)
     assert (np.diff(reg.history_) <= 1e-9 * reg.history_[0]).all()
     assert ((reg.predict(X) - y) ** 2).mean() < 0.5
 
 
 def test_parallel_equals_serial():
-    a = TAOClassifier(max_depth=4, node='oblique', C=1.0, random_state=0, n_jobs=1).fit(X_DIG[:500], Y_DIG[:500])
-    b = TAOClassifier(max_depth=4, node='oblique', C=1.0, random_state=0, n_jobs=2).fit(X_DIG[:500], Y_DIG[:500])
+    a = TAOClassifier(max_depth=4, split_type='oblique', C=1.0, random_state=0, n_jobs=1).fit(X_DIG[:500], Y_DIG[:500])
+    b = TAOClassifier(max_depth=4, split_type='oblique', C=1.0, random_state=0, n_jobs=2).fit(X_DIG[:500], Y_DIG[:500])
     np.testing.assert_array_equal(a.tree_.W, b.tree_.W)
 
 
 def test_estimator_node_tol_reaches_nodes_and_is_validated(monkeypatch):
-    import tao_nb.path as path_module
+    import tao_nb.estimators as estimators_module
     seen = []
-    class Spy(path_module.ObliqueSolver):
-        def __init__(self, *a, **kw): super().__init__(*a, **kw); seen.append(self.node_tol)
-    monkeypatch.setattr(path_module, 'ObliqueSolver', Spy)
-    clf = TAOClassifier(max_depth=3, node='oblique', C=1.0, node_tol=1e-2, random_state=0)
+    class Spy(estimators_module.ObliqueSolver):
+        def __call__(self, *a): seen.append(self.node_tol); return super().__call__(*a)
+    monkeypatch.setattr(estimators_module, 'ObliqueSolver', Spy)
+    clf = TAOClassifier(max_depth=3, split_type='oblique', C=1.0, node_tol=1e-2, random_state=0)
     assert clf.node_tol == 1e-2 and clf.get_params()['node_tol'] == 1e-2
     clf.fit(X_DIG[:500], Y_DIG[:500])
-    TAORegressor(max_depth=2, node='oblique').fit(X_DIG[:100], Y_DIG[:100])
-    assert seen == [1e-2, 1e-4]
+    assert seen and set(seen) == {1e-2}                                  # every node step saw it
+    seen.clear(); TAORegressor(max_depth=2, split_type='oblique').fit(X_DIG[:100], Y_DIG[:100])
+    assert seen and set(seen) == {1e-4}
     assert (np.diff(clf.history_) <= 1e-9 * clf.history_[0]).all()
     for bad in (0, -1.0, np.inf, np.nan, 'a'):
         with pytest.raises(ValueError, match='node_tol must be'):
-            TAOClassifier(node='oblique', node_tol=bad, max_depth=2).fit(X_DIG[:100], Y_DIG[:100])
+            TAOClassifier(split_type='oblique', node_tol=bad, max_depth=2).fit(X_DIG[:100], Y_DIG[:100])
 
 
 def test_path_classifier_contract():
@@ -169,17 +172,17 @@ def test_path_classifier_contract():
     idx = np.random.default_rng(1).choice(len(Y_DIG), 500, replace=False)
     X, y = X_DIG[idx].copy(), Y_DIG[idx].copy()
     X0, y0 = X.copy(), y.copy()
-    clf = TAOPathClassifier(Cs=[1.0, 0.3, 0.1], max_depth=4, random_state=0).fit(X, y)
+    clf = TAOPathClassifier(Cs=[1.0, 0.3, 0.1], max_depths=4, random_state=0).fit(X, y)
     np.testing.assert_array_equal(X, X0); np.testing.assert_array_equal(y, y0)          # no mutation
     np.testing.assert_array_equal(pickle.loads(pickle.dumps(clf)).predict(X), clf.predict(X))
-    par = TAOPathClassifier(Cs=[1.0, 0.3, 0.1], max_depth=4, random_state=0, n_jobs=2).fit(X, y)
+    par = TAOPathClassifier(Cs=[1.0, 0.3, 0.1], max_depths=4, random_state=0, n_jobs=2).fit(X, y)
     np.testing.assert_array_equal(par.tree_.W, clf.tree_.W)                             # n_jobs does not change the result
     assert clf.C_ in (1.0, 0.3, 0.1) and clf.n_iter_ >= 3 and (np.diff(clf.path_['nonzeros']) <= 0).all()
     cart = DecisionTreeClassifier(max_depth=3, random_state=0).fit(X, y)
-    warm = TAOPathClassifier(Cs=[1.0, 0.1], init=cart, random_state=0).fit(X, y)       # a fitted tree as the start
+    warm = TAOPathClassifier(Cs=[1.0, 0.1], inits=cart, random_state=0).fit(X, y)       # a fitted tree as the start
     assert warm.tree_.max_depth <= 3
     with pytest.raises(ValueError, match='classes'):
-        TAOPathClassifier(Cs=[1.0], init=cart).fit(X[y < 5], y[y < 5])
+        TAOPathClassifier(Cs=[1.0], inits=cart).fit(X[y < 5], y[y < 5])
 
 
 @pytest.mark.parametrize('backend', ['loky', 'threading'])
@@ -189,7 +192,7 @@ def test_oblique_parallel_backends_give_identical_trees(backend):
     idx = np.random.default_rng(2).choice(len(Y_DIG), 700, replace=False)
     mu, sd = standardizer(X_DIG[idx]); Z = (X_DIG[idx] - mu) / sd; y = Y_DIG[idx]
     start = Tree.from_sklearn(DecisionTreeClassifier(max_depth=5, random_state=0).fit(Z, y)).to_oblique()
-    run = lambda n_jobs: tao(start, Z, y, node_solver=ObliqueSolver(0.5), penalty=L1Penalty(0.5), n_jobs=n_jobs)
+    run = lambda n_jobs: tao(start, Z, y, node_solver=ObliqueSolver(0.5), settings=TAOSettings(n_jobs=n_jobs))
     serial, hist = run(None)
     for _ in range(3 if backend == 'threading' else 1):     # without the lock, threads differ in about half the runs
         with parallel_config(backend=backend):
@@ -198,8 +201,7 @@ def test_oblique_parallel_backends_give_identical_trees(backend):
         np.testing.assert_array_equal(par.threshold, serial.threshold)
 
 
-@pytest.mark.parametrize('surrogate,solver', [('svm', 'liblinear'), ('logistic', 'liblinear'),
-                                              ('svm', 'cvxpy'), ('logistic', 'cvxpy'), ('hinge', 'cvxpy')])
+@pytest.mark.parametrize('surrogate,solver', [(s, 'liblinear') for s in LIBLINEAR] + [(s, 'cvxpy') for s in SURROGATES])
 def test_certificate_is_a_valid_lower_bound(surrogate, solver):
     "Weak duality: the dual value never exceeds the primal value (gap >= -1e-12 P), on random node problems."
     rng = np.random.default_rng(7)
@@ -210,7 +212,7 @@ def test_certificate_is_a_valid_lower_bound(surrogate, solver):
         if lab.min() == lab.max(): lab[0] = 1 - lab[0]
         wt = rng.exponential(size=m) if trial % 2 else np.ones(m)
         C = float(10 ** rng.uniform(-1.5, 1.5))
-        fit = (fit_cvxpy if solver == 'cvxpy' else fit_liblinear)(X, lab, wt, C, surrogate)
+        fit = (fit_cvxpy if solver == 'cvxpy' else fit_liblinear)(X, lab, wt, ObliqueSolver(C, surrogate, solver))
         assert fit.gap >= -1e-12 * fit.objective, (trial, fit.objective, fit.dual)
 
 
@@ -218,13 +220,13 @@ def test_dual_bound_is_feasible_for_any_u():
     "Any u, even far outside the conjugate's domain, gives a valid lower bound (clip first, then shrink)."
     from tao_nb.solvers.oblique import dual_bound, surrogate_objective
     rng = np.random.default_rng(3)
-    for trial in range(6):
+    for trial in range(2 * len(SURROGATES)):
         m, D = 30, 4
         X = rng.normal(size=(m, D)); lab = rng.integers(0, 2, m); wt = rng.exponential(size=m)
-        surrogate = ('svm', 'logistic', 'hinge')[trial % 3]
-        fit = fit_cvxpy(X, lab, wt, 1.0, surrogate)
-        for u in (rng.normal(size=m) * 3, -np.abs(rng.normal(size=m)) * 5, np.full(m, -1.5)):
-            assert dual_bound(X, lab, wt, fit.w, -fit.b, 1.0, surrogate, u=u) <= fit.objective * (1 + 1e-12)
+        settings = ObliqueSolver(1.0, list(SURROGATES)[trial % len(SURROGATES)], 'cvxpy')
+        fit = fit_cvxpy(X, lab, wt, settings)
+        for u in (rng.normal(size=m) * 3, -np.abs(rng.normal(size=m)) * 5, np.full(m, -1.5), np.full(m, -9.0)):
+            assert dual_bound(X, lab, wt, fit.w, -fit.b, settings, u=u) <= fit.objective * (1 + 1e-12)
 
 
 def _margin_objective(X, label, weight, w, b, lam, slack=1e-7):
@@ -254,8 +256,36 @@ def test_exact_steps_keep_tao_monotone_and_are_validated():
     X, y = load_digits(return_X_y=True); X, y = X[:300], y[:300]
     mu, sd = standardizer(X); Z = (X - mu) / sd
     start = standardize_tree(Tree.from_sklearn(DecisionTreeClassifier(max_depth=4, random_state=0).fit(X, y)), mu, sd)
-    _, hist = tao(start, Z, y, node_solver=ObliqueSolver(1.0, mip_max_points=25), penalty=L1Penalty(1.0), max_iter=3)
+    _, hist = tao(start, Z, y, node_solver=ObliqueSolver(1.0, mip_max_points=25), settings=TAOSettings(max_iter=3))
     assert hist[-1] < hist[0]            # (tao itself raises if E rises after a sweep)
     assert ObliqueSolver(1.0).mip_max_points == 0
     with pytest.raises(ValueError, match='mip_max_points'): ObliqueSolver(1.0, mip_max_points=-1)
     with pytest.raises(ValueError, match='mip_time_limit'): ObliqueSolver(1.0, mip_time_limit=0)
+
+
+@pytest.mark.parametrize('name', list(SURROGATES))
+def test_registry_entry_is_consistent(name):
+    """Every entry of SURROGATES (adding a surrogate is one entry): Fenchel-Young with equality at the slope, the slope
+    a subgradient, the conjugate infinite just outside its domain (a numerical sup grows), CVXPY's builder equal to
+    the loss, and the options check derived from the liblinear factory."""
+    import cvxpy as cp
+    from tao_nb.solvers.oblique import check_solver_options
+    f, z = SURROGATES[name], np.linspace(-6, 6, 241)
+    zs = z[np.abs(z - 1) > 1e-9]                                         # the hinge has a kink at 1
+    for beta in np.linspace(max(f.beta_min, -10), 0, 21):
+        assert (f.loss(z) + f.conjugate(beta) >= beta * z - 1e-9).all()
+    np.testing.assert_allclose(f.loss(zs) + f.conjugate(f.slope(zs)), f.slope(zs) * zs, atol=1e-9)
+    for a in (-3.0, -0.5, 0.7, 2.0):                                     # f(b) >= f(a) + f'(a) (b - a)
+        assert (f.loss(z) >= f.loss(np.array([a])) + f.slope(np.array([a])) * (z - a) - 1e-9).all()
+    zg = np.linspace(-1e3, 1e3, 400_001)                                 # outside [beta_min, 0]: the sup keeps growing
+    for beta in ([0.5] + ([f.beta_min - 0.5] if np.isfinite(f.beta_min) else [])):
+        sup = lambda r: (beta * zg[np.abs(zg) <= r] - f.loss(zg[np.abs(zg) <= r])).max()
+        assert sup(1e3) > sup(1e2) + 10
+    margin, at = cp.Variable(7), np.linspace(-3, 3, 7)
+    loss, cons = f.cvxpy(cp, margin)
+    cp.Problem(cp.Minimize(cp.sum(loss)), cons + [margin == at]).solve(solver='CLARABEL')
+    np.testing.assert_allclose(loss.value, f.loss(at), atol=1e-6)
+    check_solver_options('cvxpy', name)
+    if f.liblinear is None:
+        with pytest.raises(ValueError, match=f"surrogate='{name}' needs solver='cvxpy'"): ObliqueSolver(surrogate=name)
+    else: ObliqueSolver(surrogate=name)
