@@ -11,9 +11,10 @@ from sklearn.datasets import load_digits
 from sklearn.model_selection import train_test_split
 from sklearn.tree import DecisionTreeClassifier
 from tao_nb.tree import Tree, standardizer
-from tao_nb.path import tao_path
+from tao_nb.path import PathSettings, tao_path
+from tao_nb.tao import TAOSettings
 from tao_nb.solvers.oblique import ObliqueSolver, fit_liblinear, surrogate_scale
-from tao_nb.path import at_surrogate_scale
+from tao_nb.oblique_fit import at_surrogate_scale
 
 
 @pytest.fixture(scope='module')
@@ -28,8 +29,8 @@ def test_deep_zero_error_start_is_not_a_fixed_point(digits):
     cart = DecisionTreeClassifier(max_depth=12, random_state=0).fit((Xtr - mu) / sd, ytr)
     assert cart.score((Xtr - mu) / sd, ytr) > 0.995                 # the start (almost) has no training error
     cart_test = cart.score((Xte - mu) / sd, yte)
-    path = tao_path(Xtr, ytr, Cs=[2.0], X_val=Xte, y_val=yte, max_depth=12, random_state=0, progress=False,
-                    max_iter=2, node_tol=1e-2)           # two sweeps show it (and keep the test fast)
+    two = PathSettings(ObliqueSolver(node_tol=1e-2), TAOSettings(max_iter=2))   # two sweeps show it (and keep it fast)
+    path = tao_path(Xtr, ytr, Cs=[2.0], validation=(Xte, yte), max_depth=12, settings=two, random_state=0)
     tree = path.trees[0]
     axis_like = np.count_nonzero(tree.W[~tree.is_leaf], axis=1) <= 1
     # before the fix: 88 of 131 nodes still axis-aligned, test accuracy 0.854 (CART: 0.841); with it: 22 of 92, 0.920
@@ -41,7 +42,7 @@ def test_surrogate_scale(digits):
     Xtr, Xte, ytr, yte = digits
     mu, sd = standardizer(Xtr); Z = (Xtr - mu) / sd
     label, weight = (ytr < 5).astype(int), np.ones(len(ytr))
-    fit = fit_liblinear(Z, label, weight, C=1.0, node_tol=1e-8, node_max_iter=100_000)
+    fit = fit_liblinear(Z, label, weight, ObliqueSolver(C=1.0, node_tol=1e-8, node_max_iter=100_000))
     # the surrogate's own solution is at its scale: P is minimal at a = 1 along its ray
     assert abs(surrogate_scale(Z, label, weight, fit.w, fit.b, C=1.0) - 1) < 1e-3
     # an axis split separating two groups with a small gap gets a scale > 1 (its margins are < 1 at ||w||_1 = 1)

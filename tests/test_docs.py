@@ -160,3 +160,30 @@ def test_every_public_symbol_has_an_api_entry_with_its_docments(site):
 def _plain(s):
     "Text with markdown emphasis/code marks and spacing dropped, to compare source text with rendered text."
     return re.sub(r'\s+', ' ', re.sub(r'[`*_]', '', s)).strip()
+
+
+def _public_estimators():
+    import tao_nb
+    from sklearn.base import BaseEstimator
+    return [getattr(tao_nb, n) for n in tao_nb.__all__
+            if isinstance(getattr(tao_nb, n), type) and issubclass(getattr(tao_nb, n), BaseEstimator)]
+
+
+@pytest.mark.parametrize('est', _public_estimators(), ids=lambda c: c.__name__)
+def test_every_public_estimator_has_typed_parameters_and_running_examples(est, site):
+    "Issue 25: numpydoc types for every parameter (from `parameter_constraints`), and an Examples doctest that passes."
+    import doctest
+    doc = inspect.getdoc(est)
+    params = [p for p in inspect.signature(est.__init__).parameters if p != 'self']
+    for p in params:
+        line = re.search(rf'^{p} : (.*)$', doc, re.M)
+        assert line and not line.group(1).startswith('default='), f"{est.__name__}.{p}: no type in the docstring"
+    examples = _load_builder().numpydoc_split(doc)[2]
+    assert examples.startswith('>>>'), f"{est.__name__}: no Examples section"
+    runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
+    runner.run(doctest.DocTestParser().get_doctest(examples, {est.__name__: est}, est.__name__, None, 0))
+    assert runner.tries > 0 and runner.failures == 0, f"{est.__name__}: its Examples fail"
+    out, pages = site
+    first = examples.split('\n')[0][4:]
+    assert any('Examples' in e['html'] and first in e['html'] for p in pages.values() for e in p.entries.values()
+               if e['symbol'].endswith('.' + est.__name__)), f"{est.__name__}: the site does not show its Examples"

@@ -7,7 +7,7 @@ from tao_nb.nongreedy import NonGreedyTreeClassifier
 
 def _expected_failures(est):
     "Checks an axis-aligned tree without a minimum leaf weight cannot pass (scikit-learn's own tree does not either)."
-    if isinstance(est, TAOClassifier) and est.node == 'axis' and est.init == 'cart':
+    if isinstance(est, TAOClassifier) and est.split_type == 'axis' and est.init == 'cart':
         # class_weight {0: 1000, others: 1e-4} on noisy blobs: the weighted optimum of a depth-3 tree still isolates
         # pure regions of the light classes; DecisionTreeClassifier(max_depth=3) predicts class 0 on the same 0.78 of
         # the test points and passes only through min_weight_fraction_leaf (test_sample_weight.py checks the 0.78)
@@ -21,13 +21,13 @@ def _expected_failures(est):
 
 @parametrize_with_checks([TAOClassifier(max_depth=3, random_state=0),
                           TAOClassifier(max_depth=3, init='random', random_state=0),
-                          TAOClassifier(max_depth=3, node='oblique', C=1.0, random_state=0),
-                          TAOPathClassifier(Cs=[1.0, 0.1], max_depth=3, random_state=0),
-                          TAORegressor(max_depth=2, node='oblique', C=1.0, random_state=0),
+                          TAOClassifier(max_depth=3, split_type='oblique', C=1.0, random_state=0),
+                          TAOPathClassifier(Cs=[1.0, 0.1], max_depths=3, random_state=0),
+                          TAORegressor(max_depth=2, split_type='oblique', C=1.0, random_state=0),
                           TAORegressor(max_depth=3, random_state=0),
                           TAORegressor(max_depth=3, init='random', random_state=0),
-                          NonGreedyTreeClassifier(max_depth=3, epochs=5, random_state=0),
-                          NonGreedyTreeClassifier(max_depth=3, epochs=5, stable=True, inference='exact', random_state=0)],
+                          NonGreedyTreeClassifier(max_depth=3, max_iter=5, random_state=0),
+                          NonGreedyTreeClassifier(max_depth=3, max_iter=5, stable=True, inference='exact', random_state=0)],
                          expected_failed_checks=_expected_failures)
 def test_sklearn_compatible(estimator, check):
     check(estimator)

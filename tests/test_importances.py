@@ -10,8 +10,8 @@ XR, yR = make_regression(600, 10, n_informative=3, shuffle=False, random_state=0
 
 
 @pytest.mark.parametrize('make', [lambda: TAOClassifier(max_depth=3, random_state=0),
-                                  lambda: TAOClassifier(max_depth=3, node='oblique', C=0.3, random_state=0),
-                                  lambda: TAOPathClassifier(max_depth=3, Cs=[1.0, 0.1], random_state=0)],
+                                  lambda: TAOClassifier(max_depth=3, split_type='oblique', C=0.3, random_state=0),
+                                  lambda: TAOPathClassifier(max_depths=3, Cs=[1.0, 0.1], random_state=0)],
                          ids=['axis', 'oblique', 'path'])
 def test_informative_features_carry_the_importance(make):
     est = make().fit(X * np.arange(1, 11), y)                      # units differ per feature

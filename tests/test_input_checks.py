@@ -19,13 +19,13 @@ X_DIG, Y_DIG = X_DIG[:300], Y_DIG[:300]
 def test_path_classifier_warns_when_it_selects_on_training_data():
     y = Y_DIG.copy(); y[0] = 42                                     # a class with one point
     with pytest.warns(UserWarning, match='selected on the training data itself'):
-        TAOPathClassifier(Cs=[1.0, 0.3], max_depth=3, random_state=0).fit(X_DIG, y)
+        TAOPathClassifier(Cs=[1.0, 0.3], max_depths=3, random_state=0).fit(X_DIG, y)
 
 
 def test_axis_nodes_refuse_an_oblique_start_clearly():
-    oblique = TAOClassifier(max_depth=2, node='oblique', random_state=0).fit(X_DIG, Y_DIG)
-    with pytest.raises(ValueError, match="node='axis' needs an axis-aligned initial tree"):
-        TAOClassifier(init=oblique.tree_, node='axis').fit(X_DIG, Y_DIG)
+    oblique = TAOClassifier(max_depth=2, split_type='oblique', random_state=0).fit(X_DIG, Y_DIG)
+    with pytest.raises(ValueError, match="split_type='axis' needs an axis-aligned initial tree"):
+        TAOClassifier(init=oblique.tree_, split_type='axis').fit(X_DIG, Y_DIG)
 
 
 def test_tao_path_prints_nothing_by_default():
@@ -61,7 +61,7 @@ def test_values_of_C_must_be_numbers(Cs):
 
 
 @pytest.mark.parametrize('make', [lambda: TAOClassifier(init='random', max_depth=30),
-                                  lambda: TAOClassifier(init='random', max_depth=24, node='oblique')])
+                                  lambda: TAOClassifier(init='random', max_depth=24, split_type='oblique')])
 def test_random_starts_too_large_to_build_are_refused(make):
     "Issue 12 #7: a complete random tree of depth 30 asked for 16 GiB; now a clear error, at once."
     with pytest.raises(ValueError, match='complete tree of depth'): make().fit(X_DIG, Y_DIG)

@@ -112,3 +112,85 @@ def test_the_length_check_catches_a_long_cell():
     assert _long_exported_cells([('code', '#| exports\n' + body(32))], 'x.ipynb') == [('x.ipynb', 'f', 33)]
     assert _long_exported_cells([('code', '#| export\n' + body(31))], 'x.ipynb') == []
     assert _long_exported_cells([('code', body(60)), ('markdown', '#| export\n' + body(60))], 'x.ipynb') == []
+
+
+# Issue 25: plumbing, private names across modules, density of exported code.
+MAX_PARAMETERS = 8            # an estimator's __init__ (scikit-learn stores parameters flat) and compiled kernels excepted
+MAX_LINE = 110
+PACKAGE_FILES = sorted(p for p in (ROOT / 'tao_nb').rglob('*.py') if p.name != '_modidx.py')
+
+
+def _compiled(fn):
+    "Whether a function is a numba kernel (decorated with njit / jit / vectorize)."
+    names = {ast.unparse(d.func if isinstance(d, ast.Call) else d).split('.')[-1] for d in fn.decorator_list}
+    return bool(names & {'njit', 'jit', 'vectorize', 'guvectorize'})
+
+
+def _wide_signatures(src, where):
+    "(where, name, count) of every function with more than MAX_PARAMETERS parameters (self/cls not counted)."
+    out = []
+    for node in ast.walk(ast.parse(src)):
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or _compiled(node): continue
+        a = node.args
+        names = [x.arg for x in a.posonlyargs + a.args]
+        k = len(names) + len(a.kwonlyargs) + (a.vararg is not None) + (a.kwarg is not None)
+        k -= bool(names) and names[0] in ('self', 'cls')
+        if node.name == '__init__' and any(n in src for n in ('BaseEstimator',)) and k > MAX_PARAMETERS:
+            continue        # an estimator's parameters are its public interface (scikit-learn keeps them flat)
+        if k > MAX_PARAMETERS: out.append((where, node.name, k))
+    return out
+
+
+def test_no_function_takes_more_than_eight_parameters():
+    wide = [w for p in PACKAGE_FILES for w in _wide_signatures(p.read_text(), p.relative_to(ROOT).as_posix())]
+    assert not wide, "functions with more than 8 parameters (pass a settings object):\n" + \
+        '\n'.join(f"{w}: {n}() takes {k}" for w, n, k in wide)
+
+
+def test_the_signature_check_can_fail():
+    nine = 'def f(a, b, c, d, e, f, g, h, i): pass\nclass A:\n    def g(self, a, b, c, d, e, f, g, h): pass'
+    assert _wide_signatures(nine, 'x') == [('x', 'f', 9)]
+    assert _wide_signatures('@njit(cache=True)\ndef k(a, b, c, d, e, f, g, h, i): pass', 'x') == []
+
+
+def _private_imports(src, where):
+    "(where, module, name) of every private name imported from a tao_nb module."
+    out = []
+    for node in ast.walk(ast.parse(src)):
+        if not isinstance(node, ast.ImportFrom): continue
+        if not (node.level or (node.module or '').startswith('tao_nb')): continue
+        out += [(where, node.module, a.name) for a in node.names if a.name.startswith('_') and a.name != '__version__']
+    return out
+
+
+def test_no_private_name_crosses_a_module_boundary():
+    files = PACKAGE_FILES + sorted((ROOT / 'tests').rglob('*.py')) + sorted((ROOT / 'benchmarks').glob('*.py'))
+    found = [i for p in files for i in _private_imports(p.read_text(), p.relative_to(ROOT).as_posix())]
+    assert not found, "private names imported from another module (make them public or move them):\n" + \
+        '\n'.join(f"{w}: from {m} import {n}" for w, m, n in found)
+    assert _private_imports('from tao_nb.path import _x, y\nfrom .text import _row', 'x') == \
+        [('x', 'tao_nb.path', '_x'), ('x', 'text', '_row')]
+
+
+def _joined_statements(src):
+    "Lines of `src` that join two statements with a semicolon (strings and comments ignored)."
+    import io
+    import tokenize
+    lines = set()
+    for tok in tokenize.generate_tokens(io.StringIO(src).readline):
+        if tok.type == tokenize.OP and tok.string == ';': lines.add(tok.start[0])
+    return sorted(lines)
+
+
+def test_exported_code_is_not_packed():
+    "No statement-joining semicolons in the package, and at most 1 % of its lines over 110 characters."
+    semis, long, total = [], [], 0
+    for p in PACKAGE_FILES:
+        src = p.read_text()
+        semis += [f"{p.relative_to(ROOT)}:{n}" for n in _joined_statements(src)]
+        lines = src.split('\n')
+        total += len(lines)
+        long += [f"{p.relative_to(ROOT)}:{k + 1}" for k, l in enumerate(lines) if len(l) > MAX_LINE]
+    assert not semis, f"{len(semis)} statement-joining semicolons:\n" + '\n'.join(semis[:40])
+    assert len(long) <= 0.01 * total, f"{len(long)} of {total} lines over {MAX_LINE} characters:\n" + '\n'.join(long[:40])
+    assert _joined_statements("a = 1; b = 2\nc = 'x;y'  # d; e\n") == [1]

@@ -11,7 +11,8 @@ from sklearn.tree import DecisionTreeClassifier
 
 from tao_nb.estimators import TAOClassifier, TAOPathClassifier, TAORegressor
 from tao_nb.ohmr import OneHotTAOClassifier
-from tao_nb.path import _path_record, _tao_path, select_index, tao_path
+from tao_nb.oblique_fit import oblique_start
+from tao_nb.path import PathData, PathSettings, run_path, select_index, tao_path
 
 X, y = load_digits(return_X_y=True)
 X, y = X[:500], y[:500]
@@ -60,7 +61,7 @@ def test_integer_weights_are_repeated_rows_regressor(init):
 def test_oblique_nodes_agree_to_liblinear_tolerance():
     # liblinear's coordinate descent visits repeated rows separately: the same tree structure and predictions,
     # weights equal to its tolerance (measured: ~1e-3), not bit for bit
-    a, b = weighted_and_repeated(TAOClassifier(max_depth=3, node='oblique', C=0.3, random_state=0), X, y, W)
+    a, b = weighted_and_repeated(TAOClassifier(max_depth=3, split_type='oblique', C=0.3, random_state=0), X, y, W)
     for k in ('left', 'right'): np.testing.assert_array_equal(getattr(a.tree_, k), getattr(b.tree_, k))
     np.testing.assert_allclose(a.tree_.W, b.tree_.W, atol=1e-2)
     np.testing.assert_array_equal(a.predict(X), b.predict(X))
@@ -68,7 +69,7 @@ def test_oblique_nodes_agree_to_liblinear_tolerance():
 
 
 @pytest.mark.parametrize('est', [TAOClassifier(max_depth=4, random_state=0), TAOClassifier(max_depth=4, init='random', random_state=0),
-                                 TAOClassifier(max_depth=3, node='oblique', random_state=0)], ids=['cart', 'random', 'oblique'])
+                                 TAOClassifier(max_depth=3, split_type='oblique', random_state=0)], ids=['cart', 'random', 'oblique'])
 def test_zero_weights_are_dropped_rows(est):
     keep = W > 0
     a = copy.deepcopy(est).fit(X, y, sample_weight=keep.astype(float))
@@ -84,7 +85,7 @@ def test_zero_weights_drop_a_class():
 
 
 @pytest.mark.parametrize('make', [lambda: TAOClassifier(max_depth=3, random_state=0),
-                                  lambda: TAOPathClassifier(Cs=[1.0], max_depth=2, init='cart', random_state=0),
+                                  lambda: TAOPathClassifier(Cs=[1.0], max_depths=2, inits='cart', random_state=0),
                                   lambda: OneHotTAOClassifier(max_depth=3, random_state=0)])
 def test_weights_not_mutated_and_checked(make):
     w = W.copy(); w0 = w.copy()
@@ -105,25 +106,29 @@ def test_path_selection_at_a_fixed_split_weights_are_repeated_rows():
     # to its tolerance; what holds exactly: given the same trees, weighted training and validation parts measure
     # and select as the repeated rows do
     Xf, Xv, yf, yv, wf, wv = train_test_split(X, y, W, test_size=0.3, stratify=y, random_state=0)
-    kw = dict(classes=np.arange(10), Cs=np.array([3.0, 1.0, 0.3, 0.1]), init='cart', max_depth=3, surrogate='svm',
-              solver='liblinear', max_iter=14, tol=5e-3, se=0.5, node_tol=1e-4, node_max_iter=1000, monotone=True,
-              n_jobs=None, random_state=0, progress=False)
-    pw = _tao_path(Xf, yf, Xv, yv, sample_weight=wf, val_weight=wv, **kw)
+    Cs, classes = np.array([3.0, 1.0, 0.3, 0.1]), np.arange(10)
+
+    def path(Xf, yf, Xv, yv, wf=None, wv=None):
+        start = oblique_start('cart', Xf, yf, 3, 0, classes, wf)
+        return run_path(PathData(Xf, yf, classes, Xv, yv, wf, wv), start, Cs, PathSettings())
+
+    pw = path(Xf, yf, Xv, yv, wf, wv)
     rf, rv = wf.astype(int), wv.astype(int)
     Xfr, yfr, Xvr, yvr = np.repeat(Xf, rf, 0), np.repeat(yf, rf), np.repeat(Xv, rv, 0), np.repeat(yv, rv)
-    recs = [_path_record(C, t, h, False, 0.0, Xfr, yfr, Xvr, yvr, np.arange(10)) for C, t, h in zip(pw.Cs, pw.trees, pw.histories)]
-    for key in ('train_error', 'val_error'): np.testing.assert_allclose(pw[key], [r[key] for r in recs], atol=1e-12)
-    assert select_index([r['val_error'] for r in recs], pw['nonzeros'], len(yvr)) == pw.best_index
-    pu = _tao_path(Xf, yf, Xv, yv, **kw)
+    err = lambda t, A, b: float(np.mean(t.predict_value(A).argmax(1) != b))       # independent of the path's records
+    for key, (A, b) in (('train_error', (Xfr, yfr)), ('val_error', (Xvr, yvr))):
+        np.testing.assert_allclose(pw[key], [err(t, A, b) for t in pw.trees], atol=1e-12)
+    assert select_index([err(t, Xvr, yvr) for t in pw.trees], pw['nonzeros'], len(yvr)) == pw.best_index
+    pu = path(Xf, yf, Xv, yv)
     assert not np.allclose(pu['val_error'], pw['val_error'])            # the weights mattered
-    pr = _tao_path(Xfr, yfr, Xvr, yvr, **kw)                            # the whole path on repeated rows: close
+    pr = path(Xfr, yfr, Xvr, yvr)                                       # the whole path on repeated rows: close
     np.testing.assert_allclose(pr['val_error'], pw['val_error'], atol=0.03)
 
 
 def test_path_classifier_weighted_fit():
-    clf = TAOPathClassifier(Cs=[1.0, 0.3], max_depth=3, init='cart', random_state=0).fit(X, y, sample_weight=W)
+    clf = TAOPathClassifier(Cs=[1.0, 0.3], max_depths=3, inits='cart', random_state=0).fit(X, y, sample_weight=W)
     keep = W > 0
-    ref = TAOPathClassifier(Cs=[1.0, 0.3], max_depth=3, init='cart', random_state=0).fit(X[keep], y[keep], sample_weight=W[keep])
+    ref = TAOPathClassifier(Cs=[1.0, 0.3], max_depths=3, inits='cart', random_state=0).fit(X[keep], y[keep], sample_weight=W[keep])
     np.testing.assert_array_equal(clf.tree_.W, ref.tree_.W)            # zero weights = dropped rows, split included
 
 
@@ -131,14 +136,14 @@ def test_class_weight_balanced_improves_balanced_accuracy():
     Xtr, Xte, ytr, yte = train_test_split(*load_digits(return_X_y=True), test_size=0.3, stratify=load_digits().target, random_state=0)
     nine_tr, nine_te = (ytr == 9).astype(int), (yte == 9).astype(int)
     for make in (lambda **k: TAOClassifier(max_depth=3, random_state=0, **k),
-                 lambda **k: TAOPathClassifier(Cs=[1.0, 0.3], max_depth=3, init='cart', random_state=0, **k)):
+                 lambda **k: TAOPathClassifier(Cs=[1.0, 0.3], max_depths=3, inits='cart', random_state=0, **k)):
         plain, bal = make().fit(Xtr, nine_tr), make(class_weight='balanced').fit(Xtr, nine_tr)
         assert balanced_accuracy_score(nine_te, bal.predict(Xte)) > balanced_accuracy_score(nine_te, plain.predict(Xte)) + 0.02
 
 
 @pytest.mark.parametrize('make', [lambda **k: TAOClassifier(max_depth=4, random_state=0, **k),
                                   lambda **k: OneHotTAOClassifier(max_depth=3, random_state=0, **k),
-                                  lambda **k: TAOPathClassifier(Cs=[1.0, 0.3], max_depth=3, init='cart', random_state=0, **k)])
+                                  lambda **k: TAOPathClassifier(Cs=[1.0, 0.3], max_depths=3, inits='cart', random_state=0, **k)])
 def test_class_weight_dict_is_sample_weight(make):
     labels = np.array(list('abcdefghij'))[y]
     cw = {c: 1.0 + i % 3 for i, c in enumerate('abcdefghij')}
@@ -173,24 +178,24 @@ def test_bad_class_weight():
 # ---- progress -------------------------------------------------------------------------------------------------
 def test_silent_by_default(capsys):
     tao_path(X, y, Cs=[1.0, 0.3], max_depth=2)
-    TAOPathClassifier(Cs=[1.0, 0.3], max_depth=2, random_state=0).fit(X, y)
-    TAOPathClassifier(Cs=[1.0, 0.3], max_depth=2, random_state=0, n_jobs=2).fit(X, y)
+    TAOPathClassifier(Cs=[1.0, 0.3], max_depths=2, random_state=0).fit(X, y)
+    TAOPathClassifier(Cs=[1.0, 0.3], max_depths=2, random_state=0, n_jobs=2).fit(X, y)
     out, err = capsys.readouterr()
     assert out == '' and err == ''
 
 
 def test_verbose_shows_progress(capsys):
-    TAOPathClassifier(Cs=[1.0, 0.3], max_depth=2, random_state=0, verbose=True).fit(X, y)
+    TAOPathClassifier(Cs=[1.0, 0.3], max_depths=2, random_state=0, verbose=True).fit(X, y)
     err = capsys.readouterr().err
     assert 'TAOPathClassifier: starts' in err and '2/2' in err and 'C=0.3' in err
-    tao_path(X, y, Cs=[1.0, 0.3], max_depth=2, progress=True)
+    tao_path(X, y, Cs=[1.0, 0.3], max_depth=2, settings=PathSettings(verbose=True))
     assert '2/2' in capsys.readouterr().err
 
 
 def test_verbose_parallel_counts_finished_paths(capsys):
-    a = TAOPathClassifier(Cs=[1.0, 0.3], max_depth=2, random_state=0, verbose=True, n_jobs=2).fit(X, y)
+    a = TAOPathClassifier(Cs=[1.0, 0.3], max_depths=2, random_state=0, verbose=True, n_jobs=2).fit(X, y)
     assert '2/2' in capsys.readouterr().err
-    b = TAOPathClassifier(Cs=[1.0, 0.3], max_depth=2, random_state=0).fit(X, y)
+    b = TAOPathClassifier(Cs=[1.0, 0.3], max_depths=2, random_state=0).fit(X, y)
     np.testing.assert_array_equal(a.tree_.W, b.tree_.W)                   # the paths come back in the order of starts
 
 
@@ -211,8 +216,8 @@ from tao_nb.sdt import SDTClassifier  # noqa: E402
 
 @pytest.mark.parametrize('criterion', ['gini', 'misclassification'])
 def test_sdt_integer_weights_are_repeated_rows(criterion):
-    # alpha=0 is the exhaustive search; with alpha > 0 the random batches are drawn by point (see 15_sdt)
-    est = SDTClassifier(max_depth=6, alpha=0, criterion=criterion, random_state=0)
+    # n_halvings=0 is the exhaustive search; with n_halvings > 0 the random batches are drawn by point (see 15_sdt)
+    est = SDTClassifier(max_depth=6, n_halvings=0, criterion=criterion, random_state=0)
     a, b = weighted_and_repeated(est, X, y, W)
     assert_same_tree(a, b, X)
     assert not np.array_equal(a.tree_.threshold, copy.deepcopy(est).fit(X, y).tree_.threshold)
@@ -220,7 +225,7 @@ def test_sdt_integer_weights_are_repeated_rows(criterion):
 
 def test_sdt_zero_weights_are_dropped_rows_and_class_weight():
     keep = W > 0
-    for est in (SDTClassifier(max_depth=6, random_state=0), SDTClassifier(max_depth=6, alpha=2, batch_exponent=1, random_state=0)):
+    for est in (SDTClassifier(max_depth=6, random_state=0), SDTClassifier(max_depth=6, n_halvings=2, batch_exponent=1, random_state=0)):
         assert_same_tree(copy.deepcopy(est).fit(X, y, sample_weight=keep * 1.0), copy.deepcopy(est).fit(X[keep], y[keep]), X)
     cw = {k: 1.0 + k % 3 for k in range(10)}
     a = SDTClassifier(max_depth=5, random_state=0, class_weight=cw).fit(X, y)
@@ -245,7 +250,7 @@ def test_sdt_balanced_improves_balanced_accuracy():
 
 
 def test_haar_tree_passes_weights_to_sdt():
-    est = HaarTreeClassifier(tree=SDTClassifier(max_depth=4, alpha=0, random_state=0))
+    est = HaarTreeClassifier(tree=SDTClassifier(max_depth=4, n_halvings=0, random_state=0))
     a, b = weighted_and_repeated(est, X, y, W)
     np.testing.assert_array_equal(a.tree_.feature, b.tree_.feature)
     np.testing.assert_array_equal(a.predict(X), b.predict(X))
@@ -260,7 +265,7 @@ def test_sdt_progress(capsys):
 
 
 def test_oblique_cart_start_is_weighted():
-    est = TAOClassifier(max_depth=3, init='oblique', node='oblique', C=0.3, random_state=0)
+    est = TAOClassifier(max_depth=3, init='oblique', split_type='oblique', C=0.3, random_state=0)
     a, b = weighted_and_repeated(est, X, y, W)
     np.testing.assert_array_equal(a.initial_tree_.apply(X), b.initial_tree_.apply(X))      # the same oblique CART start
     np.testing.assert_allclose(a.initial_tree_.value, b.initial_tree_.value, atol=1e-12)

@@ -16,7 +16,7 @@ X_DIA, Y_DIA = load_diabetes(return_X_y=True)
 
 
 @pytest.mark.parametrize('make', [lambda: TAOClassifier(max_depth=4, random_state=0),
-                                  lambda: TAOClassifier(max_depth=3, node='oblique', C=0.5, random_state=0),
+                                  lambda: TAOClassifier(max_depth=3, split_type='oblique', C=0.5, random_state=0),
                                   lambda: OneHotTAOClassifier(max_depth=3, random_state=0)],
                          ids=['axis', 'oblique', 'onehot'])
 @pytest.mark.parametrize('scale', [1e-8, 1e160, 2.0 ** -1000])

@@ -39,13 +39,14 @@ esc = html.escape
 
 
 def numpydoc_split(doc):
-    "(summary, [(attribute, description)]) of a docstring with numpydoc sections (the parameters come from docments)."
+    "(summary, [(attribute, description)], examples) of a numpydoc docstring (the parameters come from docments)."
+    doc, _, examples = doc.partition('\nExamples\n--------\n')
     summary, _, rest = doc.partition('\n\nParameters\n----------')
     attrs = []
     if 'Attributes\n----------\n' in rest:
-        lines = rest.split('Attributes\n----------\n', 1)[1].split('\n')
+        lines = rest.split('Attributes\n----------\n', 1)[1].strip().split('\n')
         for name, desc in zip(lines[::2], lines[1::2]): attrs.append((name.strip(), desc.strip()))
-    return summary.strip(), attrs
+    return summary.strip(), attrs, examples.strip()
 
 
 def read_settings(root=ROOT):
@@ -242,9 +243,10 @@ class Symbol:
             rows, ret, ret_doc = parts
             h.append(code_html(format_signature(self.qualname.rsplit('.', 1)[-1], rows, ret)).replace(
                 'class="highlight"', 'class="highlight api-sig"', 1))
-        doc, attrs = numpydoc_split(inspect.getdoc(obj) or '')
+        doc, attrs, examples = numpydoc_split(inspect.getdoc(obj) or '')
         if doc: h.append(f'<div class="api-doc">{md(doc, where=where, root=root, ids=set())}</div>')
         if attrs: h.append('<dl class="api-attrs"><dt>Attributes</dt>' + ''.join(f'<dd><code>{esc(k)}</code>: {esc(v)}</dd>' for k, v in attrs) + '</dl>')
+        if examples: h.append('<div class="api-examples"><strong>Examples</strong>' + code_html(examples) + '</div>')
         if parts is not None and (parts[0] or parts[2]):
             rows, ret, ret_doc = parts
             typed = ret or any(a for _, a, _, _ in rows)      # no Type column when nothing is annotated
