@@ -6,42 +6,42 @@
 __all__ = ['HeuristicObliqueSolver', 'OneHotTAOClassifier']
 
 # %% ../nbs/17_ohmr.ipynb #df8de41e
+from dataclasses import dataclass
 import numpy as np
 from .base import numpydoc_sections
 from .estimators import TAOClassifier, TAORegressor
-from .solvers.oblique import ObliqueSolver, SurrogateFit, surrogate_objective, liblinear_l1
+from .solvers.oblique import ObliqueSolver, SURROGATES, SurrogateFit, surrogate_objective, liblinear_l1
 
 # %% ../nbs/17_ohmr.ipynb #49b8be38
+@dataclass(frozen=True, repr=False)
 class HeuristicObliqueSolver(ObliqueSolver):
-    "OHMR's heuristic: an *unweighted* L1 surrogate on the rows t_i [x_i, 1]; threshold refit and rejection step as `ObliqueSolver`."
-    def __init__(self,
-                 C=1.0,                 # lambda = 1/C (the penalty also sees the bias, as a feature)
-                 surrogate='svm',       # 'svm' (L1 squared-hinge SVM) or 'logistic' (OHMR's eq. 11)
-                 refit_threshold=True,  # also try the exact best threshold for the new w
-                 node_tol=1e-4,         # liblinear tolerance
-                 node_max_iter=1000,    # liblinear iteration limit
-                 random_state=0):       # liblinear seed
-        if surrogate not in ('svm', 'logistic'): raise ValueError(f"surrogate must be 'svm' or 'logistic'; got {surrogate!r}")
-        super().__init__(C, surrogate, 'liblinear', refit_threshold, 1.0, node_tol, node_max_iter, random_state)
+    "OHMR's heuristic: an *unweighted* L1 surrogate on the rows t_i [x_i, 1]; the rest as `ObliqueSolver`."
+    def __post_init__(self):
+        fits = [name for name, f in SURROGATES.items() if f.liblinear is not None]   # liblinear's
+        if self.surrogate not in fits:
+            raise ValueError(f"surrogate must be {' or '.join(map(repr, fits))}; got {self.surrogate!r}")
+        if self.solver != 'liblinear':
+            raise ValueError(f"the heuristic is a liblinear fit; got solver={self.solver!r}")
+        super().__post_init__()
 
     def fit_surrogate(self, X, label, weight):
         "The unweighted liblinear fit on t_i [x_i, 1] (no intercept), as a split of x: right iff x @ w > b."
         keep = np.asarray(weight) > 0
         t, lab = np.asarray(weight, dtype=np.float64)[keep], (np.asarray(label)[keep] == 1).astype(np.int64)
         Xa = np.column_stack([np.asarray(X, dtype=np.float64)[keep], np.ones(len(t))]) * t[:, None]
-        v, _ = liblinear_l1(Xa, lab, None, self.C, self.surrogate, fit_intercept=False, node_tol=self.node_tol,
-                            node_max_iter=self.node_max_iter, random_state=self.random_state)
-        obj = surrogate_objective(Xa, lab, np.ones(len(t)), v, 0.0, self.C, self.surrogate)
+        v, _ = liblinear_l1(Xa, lab, None, self, fit_intercept=False)
+        obj = surrogate_objective(Xa, lab, np.ones(len(t)), v, 0.0, self)
         return SurrogateFit(v[:-1], -float(v[-1]), obj, -np.inf, 'liblinear (heuristic; no certificate)')
 
 # %% ../nbs/17_ohmr.ipynb #61e746c5
-@numpydoc_sections({'tree_': 'the optimized `Tree` (leaves hold class frequencies: the mean of one-hot targets)',
-                    'initial_tree_': 'the tree TAO started from', 'history_': 'sum of squared errors (one-hot targets) per sweep',
+@numpydoc_sections({'tree_': 'the optimized `Tree` (leaves: class frequencies, the means of one-hot targets)',
+                    'initial_tree_': 'the tree TAO started from',
+                    'history_': 'sum of squared errors (one-hot targets) per sweep',
                     'n_iter_': 'number of TAO sweeps', 'classes_': 'the class labels',
                     'x_mean_, x_scale_': 'oblique nodes: the standardization TAO ran in',
                     'n_features_in_, feature_names_in_': "scikit-learn's record of the inputs"})
 class OneHotTAOClassifier(TAOClassifier):
-    "Classification as regression (OHMR's last section): TAO on the squared error of one-hot targets; predict the argmax."
-    def _fit_tree(self, X, Y, classes=None, sample_weight=None):
-        "TAOClassifier's fit with the encoded labels replaced by one-hot targets and the 0/1 loss by the (weighted) squared error."
-        return super()._fit_tree(X, np.eye(len(classes))[Y], None, sample_weight)
+    "Classification as regression (OHMR's last section): TAO on the squared error of one-hot targets; argmax."
+    def _fit_tree(self, settings, X, Y, classes=None, sample_weight=None):
+        "TAOClassifier's fit, the labels replaced by one-hot targets and the 0/1 loss by the squared error."
+        return super()._fit_tree(settings, X, np.eye(len(classes))[Y], None, sample_weight)

@@ -9,14 +9,15 @@ from sklearn.tree import DecisionTreeRegressor
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from tao_nb.tree import Tree, Split
-from tao_nb.reduced import reduced_problem, squared_loss
+from tao_nb.reduced import reduced_problem, squared_losses, mean_response, SQUARED
 from tao_nb.solvers.axis import best_axis_split, axis_split_loss
 from tao_nb.tree import standardizer
-from tao_nb.tao import tao, tao_sweep, refit_values, tree_objective, mean_response
-from tao_nb.solvers.oblique import ObliqueSolver, L1Penalty, node_objective
+from tao_nb.tao import tao, tao_sweep, refit_values, tree_objective, TAOSettings, TAORun
+from tao_nb.solvers.oblique import ObliqueSolver, SURROGATES, node_objective
 from tao_nb.estimators import TAORegressor
 from tao_nb.ohmr import OneHotTAOClassifier, HeuristicObliqueSolver
 
+LIBLINEAR = [name for name, f in SURROGATES.items() if f.liblinear is not None]   # the surrogates liblinear solves
 DATA = {'diabetes': load_diabetes(return_X_y=True), 'linnerud': load_linnerud(return_X_y=True),
         'generated': make_regression(1500, 10, n_informative=6, n_targets=3, noise=10.0, random_state=0)}
 
@@ -28,7 +29,7 @@ def test_training_mse_never_increases(name):
         for depth in (1, 3, 5):
             if seed % 2: t0 = Tree.random(depth, X, Y, random_state=seed)
             else: t0 = Tree.from_sklearn(DecisionTreeRegressor(max_depth=depth, random_state=seed).fit(X, Y))
-            _, hist = tao(t0, X, Y, loss=squared_loss, fit_leaf=mean_response, max_iter=8, tol=0)
+            _, hist = tao(t0, X, Y, SQUARED, settings=TAOSettings(max_iter=8, tol=0))
             assert np.all(np.diff(hist) <= 1e-9 * hist[0]), (seed, depth, hist)
 
 
@@ -127,14 +128,14 @@ def _initial(X, Y, depth, seed):
     return Tree.from_sklearn(DecisionTreeRegressor(max_depth=depth, random_state=seed).fit(X, Y)).to_oblique()
 
 
-def _check_monotone(t0, X, Y, node_solver, C, n_sweeps):
+def _check_monotone(t0, X, Y, node_solver, n_sweeps):
     "Run sweeps by hand; E = SSE + lambda ||W||_1 (recomputed from scratch) must never increase."
-    pen, t = L1Penalty(C), t0.copy()
-    E = [tree_objective(t, X, Y, squared_loss, pen)]
+    pen, t = node_solver.penalty, t0.copy()
+    E = [tree_objective(t, X, Y, squared_losses, pen)]
     for _ in range(n_sweeps):
-        tao_sweep(t, X, Y, squared_loss, mean_response, node_solver)
+        tao_sweep(t, TAORun(X, Y, SQUARED, node_solver))
         refit_values(t, X, Y, mean_response)
-        E.append(tree_objective(t, X, Y, squared_loss, pen))
+        E.append(tree_objective(t, X, Y, squared_losses, pen))
         assert E[-1] <= E[-2] + 1e-9 * E[0], (node_solver, E)
     return np.array(E)
 
@@ -146,20 +147,20 @@ def test_oblique_objective_never_increases(name, Solver):
     for seed in range(30):
         X, Y = _standardized(name, n=300, seed=seed)
         depth, C = (2, 3, 4)[seed % 3], (0.1, 1.0, 10.0)[(seed // 3) % 3]
-        surrogate = ('svm', 'logistic')[(seed // 2) % 2]
+        surrogate = LIBLINEAR[(seed // 2) % len(LIBLINEAR)]
         if Solver is HeuristicObliqueSolver and surrogate == 'logistic':
             C = min(C, 1.0)   # liblinear's logistic solver crawls on t-scaled rows at large C (see 09_ohmr)
-        E = _check_monotone(_initial(X, Y, depth, seed), X, Y, Solver(C, surrogate), C, n_sweeps=4)
+        E = _check_monotone(_initial(X, Y, depth, seed), X, Y, Solver(C, surrogate), n_sweeps=4)
         decreased += E[-1] < E[0] * (1 - 1e-6)
     assert decreased >= 20                                            # and it does optimize
 
 
-@pytest.mark.parametrize('case', [('diabetes', 'svm', 1.0), ('generated', 'hinge', 0.3)])
+@pytest.mark.parametrize('case', [('diabetes', 'svm', 1.0), ('generated', 'hinge', 0.3), ('diabetes', 'modified_huber', 1.0)])
 def test_oblique_objective_never_increases_cvxpy(case):
     name, surrogate, C = case
     X, Y = _standardized(name, n=120, seed=3)
     for seed in (0, 1, 2):
-        _check_monotone(_initial(X, Y, 2, seed), X, Y, ObliqueSolver(C, surrogate, 'cvxpy'), C, n_sweeps=2)
+        _check_monotone(_initial(X, Y, 2, seed), X, Y, ObliqueSolver(C, surrogate, 'cvxpy'), n_sweeps=2)
 
 
 def test_heuristic_solver_is_the_unweighted_fit_on_scaled_rows():
@@ -174,7 +175,7 @@ def test_heuristic_solver_is_the_unweighted_fit_on_scaled_rows():
         m, D = int(rng.integers(2, 40)), int(rng.integers(1, 5))
         Xm, lm, tm = rng.normal(size=(m, D)), rng.integers(0, 2, m), rng.exponential(size=m)
         cur = Split(-1, rng.normal(size=D), float(rng.normal()))
-        S = HeuristicObliqueSolver(C=float(rng.choice([0.1, 1.0, 10.0])), surrogate=str(rng.choice(['svm', 'logistic'])))
+        S = HeuristicObliqueSolver(C=float(rng.choice([0.1, 1.0, 10.0])), surrogate=str(rng.choice(LIBLINEAR)))
         new = S(Xm, lm, tm, cur)
         if new is not None:
             assert node_objective(Xm, lm, tm, new.weights, new.threshold, S.lam) < node_objective(Xm, lm, tm, cur.weights, cur.threshold, S.lam)
@@ -189,7 +190,7 @@ def test_oblique_regressor_never_worse_than_cart_on_training_sse(name):
     for seed in range(3):
         for depth in (2, 4):
             C = (1.0, 0.1)[seed % 2]
-            est = TAORegressor(max_depth=depth, node='oblique', C=C, random_state=seed, max_iter=6).fit(X, Y)
+            est = TAORegressor(max_depth=depth, split_type='oblique', C=C, random_state=seed, max_iter=6).fit(X, Y)
             cart = DecisionTreeRegressor(max_depth=depth, random_state=seed).fit(X, Y)
             sse_cart = float(((Y - cart.predict(X).reshape(len(X), -1)) ** 2).sum())
             sse_tao = float(((Y - est.predict(X).reshape(len(X), -1)) ** 2).sum())
