@@ -61,7 +61,7 @@ def dense_predict(W, Theta, mean, scale, X):
 
 def sparse_epoch_seconds(X, y, depth, inference, repeat):
     "(fit with 2 epochs - fit with 0 epochs) / 2, best of `repeat` each."
-    fit = lambda e: NonGreedyTreeClassifier(max_depth=depth, epochs=e, inference=inference, random_state=0).fit(X, y)
+    fit = lambda e: NonGreedyTreeClassifier(max_depth=depth, max_iter=e, inference=inference, random_state=0).fit(X, y)
     return (cpu_best(lambda: fit(2), repeat) - cpu_best(lambda: fit(0), repeat)) / 2
 
 
@@ -83,7 +83,7 @@ def main():
     Xtv, Xte, ytv, yte = train_test_split(X, y, test_size=0.2, stratify=y, random_state=0)
     ints = lambda s: [int(v) for v in s.split(',') if v]
     with threadpool_limits(1):
-        NonGreedyTreeClassifier(max_depth=4, epochs=1, random_state=0).fit(Xtv[:500], ytv[:500])   # numba compiles (or loads) its kernels: not timed
+        NonGreedyTreeClassifier(max_depth=4, max_iter=1, random_state=0).fit(Xtv[:500], ytv[:500])   # numba compiles (or loads) its kernels: not timed
         fast = {d: sparse_epoch_seconds(Xtv, ytv, d, 'fast', a.repeat) for d in ints(a.depths)}
         exact = {d: sparse_epoch_seconds(Xtv, ytv, d, 'exact', a.repeat) for d in ints(a.exact_depths)}
         dense = {d: (dense_epoch_seconds(Xtv, ytv, d, 'fast', a.repeat), dense_epoch_seconds(Xtv, ytv, d, 'exact', a.repeat))
@@ -98,7 +98,7 @@ def main():
             print(f"ratio exact / fast at depth {d}: {exact[d] / fast[d]:.2f}" + ("  (target >= 10)" if d == 12 else ""))
         if 12 in fast and 12 in exact:
             for inf in ('fast', 'exact'):     # exact multiplies only the rows stored so far, not all 2^d - 1
-                W = NonGreedyTreeClassifier(max_depth=12, epochs=2, inference=inf, random_state=0).fit(Xtv, ytv).W_
+                W = NonGreedyTreeClassifier(max_depth=12, max_iter=2, inference=inf, random_state=0).fit(Xtv, ytv).W_
                 print(f"  nonzero rows of W_ after 2 epochs ({inf} inference): {np.count_nonzero(np.diff(W.indptr))} of {W.shape[0]}")
         for d in dense:
             if d in fast: print(f"ratio dense fast / sparse fast at depth {d}: {dense[d][0] / fast[d]:.2f}")

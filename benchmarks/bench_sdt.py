@@ -223,7 +223,7 @@ def sweep_benchmarks(a):
     variants = {'SDT': {}, **{f'SDT seed {s}': dict(random_state=s) for s in range(1, 5)}, 'SDT min_samples_leaf=5': dict(min_samples_leaf=5),
                 "SDT schedule='doubling'": dict(schedule='doubling'), 'SDT entropy': dict(criterion='entropy'),
                 **{f'SDT entropy seed {s}': dict(criterion='entropy', random_state=s) for s in range(1, 5)},
-                'exhaustive': dict(alpha=0), 'exhaustive entropy': dict(alpha=0, criterion='entropy'),   # SDTClassifier's exact search
+                'exhaustive': dict(n_halvings=0), 'exhaustive entropy': dict(n_halvings=0, criterion='entropy'),   # SDTClassifier's exact search
                 **{f'SDT entropy max_features=0.1 seed {s}': dict(criterion='entropy', max_features=0.1, random_state=s) for s in range(3)}}
     if a.variants: variants = {k: v for k, v in variants.items() if k in a.variants.split(',')}
     for name, kw in variants.items():

@@ -10,7 +10,8 @@ import scipy.sparse as sp
 from fastcore.basics import patch
 from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin, clone
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
-from .base import validate_classification_data, _TreeClassifier, numpydoc_sections
+import numbers
+from .base import validate_classification_data, TreeClassifierMixin, numpydoc_sections, Interval, check_params
 from .sdt import SDTClassifier, exhaustive_split, split_criterion
 
 # %% auto #0
@@ -90,6 +91,11 @@ def _is_int(v, lo):
 @numpydoc_sections({'image_shape_': '(H, W) of the images', 'n_features_in_': 'pixels per image', 'n_features_out_': 'number of Haar features'})
 class HaarFeatures(TransformerMixin, BaseEstimator):
     "Haar-like features of flattened images, each computed in O(1) from the integral image."
+    parameter_constraints = {'image_shape': [None, tuple, list], 'families': [tuple, list, np.ndarray],
+                             'cell_sizes': [None, tuple, list, np.ndarray], 'stride': [Interval(numbers.Integral, 1)],
+                             'dtype': [str, type, np.dtype], 'chunk_size': [Interval(numbers.Integral, 1)],
+                             'deskew': [bool]}
+
     def __init__(self,
                  image_shape=None,     # (H, W) of every image; None: taken at fit (see `infer_image_shape`)
                  families=tuple(HAAR_FAMILIES), # which filter families
@@ -139,20 +145,13 @@ def _upright(self:HaarFeatures, imgs):
 
 # %% ../nbs/16_haar.ipynb #fe82cda1
 @patch
-def _check_chunk_size(self:HaarFeatures):
-    if not _is_int(self.chunk_size, 1): raise ValueError(f"chunk_size must be an int >= 1, got {self.chunk_size!r}")
-
-@patch
-def _check_params(self:HaarFeatures):
-    "Raise a clear error for unknown families, or a stride, chunk size or cell sizes that are not ints >= 1."
+def _check_members(self:HaarFeatures):
+    "What `parameter_constraints` cannot state: every family known, every cell size an int >= 1."
     unknown = set(self.families) - set(HAAR_FAMILIES)
     if unknown: raise ValueError(f"unknown Haar families {sorted(unknown)}; choose from {list(HAAR_FAMILIES)}")
-    if not _is_int(self.stride, 1): raise ValueError(f"stride must be an int >= 1, got {self.stride!r}")
-    self._check_chunk_size()
-    if not isinstance(self.deskew, (bool, np.bool_)): raise ValueError(f"deskew must be True or False, got {self.deskew!r}")
-    if self.cell_sizes is not None and (np.ndim(self.cell_sizes) != 1 or len(self.cell_sizes) == 0
-                                        or not all(_is_int(s, 1) for s in self.cell_sizes)):
-        raise ValueError(f"cell_sizes must be None or a non-empty list of ints >= 1, got {self.cell_sizes!r}")
+    sizes = self.cell_sizes
+    if sizes is not None and (np.ndim(sizes) != 1 or len(sizes) == 0 or not all(_is_int(s, 1) for s in sizes)):
+        raise ValueError(f"cell_sizes must be None or a non-empty list of ints >= 1, got {sizes!r}")
 
 # %% ../nbs/16_haar.ipynb #78158342
 def _place_filters(families, sizes, H, W, stride):
@@ -176,7 +175,8 @@ def _place_filters(families, sizes, H, W, stride):
 @patch
 def fit(self:HaarFeatures, X, y=None):
     "Enumerate the features for the images' shape (X is only checked, and gives the shape if `image_shape` is None)."
-    self._check_params()
+    check_params(self)
+    self._check_members()
     self._images(X, reset=True)
     H, W = self.image_shape_
     sizes = range(1, max(H, W) + 1) if self.cell_sizes is None else sorted(set(int(s) for s in self.cell_sizes))
@@ -201,7 +201,7 @@ def fit(self:HaarFeatures, X, y=None):
 def _transform(self:HaarFeatures, X):
     "(N, n_features_out_) Haar features: integral images times `matrix_`, `chunk_size` images at a time."
     check_is_fitted(self)
-    self._check_chunk_size()
+    check_params(self, {'chunk_size': HaarFeatures.parameter_constraints['chunk_size']})   # may be set after fit
     imgs = self._images(X, reset=False)
     out = np.empty((len(imgs), self.n_features_out_), dtype=self.dtype)
     for s in range(0, len(imgs), self.chunk_size):
@@ -254,8 +254,10 @@ def haar_tree_apply(tree,            # `tao_nb.tree.Tree` over the columns of `h
 
 # %% ../nbs/16_haar.ipynb #deaac96e
 @numpydoc_sections({'haar_': 'the fitted `HaarFeatures`', 'sdt_': 'the fitted `SDTClassifier` over the Haar features', 'tree_': 'its tree (over Haar feature columns)', 'classes_': 'the class labels', 'n_features_in_': 'pixels per image'})
-class HaarTreeClassifier(_TreeClassifier, BaseEstimator):
+class HaarTreeClassifier(TreeClassifierMixin, BaseEstimator):
     "SDT tree over Haar features; prediction computes only the features on each root-leaf path."
+    parameter_constraints = {'haar': [None, HaarFeatures], 'tree': [None, SDTClassifier]}
+
     def __init__(self,
                  haar=None,  # a `HaarFeatures` (default: HaarFeatures())
                  tree=None): # an `SDTClassifier` (default: SDTClassifier(criterion='entropy'), the paper's eq. 2)
@@ -268,6 +270,7 @@ class HaarTreeClassifier(_TreeClassifier, BaseEstimator):
 
     def fit(self, X, y, sample_weight=None):
         "Check (X, y), transform the images to Haar features and grow the tree on them (weighted by `sample_weight`)."
+        check_params(self)
         X, hw = flatten_images(X)
         X, classes, y_enc = validate_classification_data(self, X, y)
         self.haar_ = clone(self.haar if self.haar is not None else HaarFeatures())

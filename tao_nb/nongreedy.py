@@ -18,7 +18,8 @@ from sklearn.base import BaseEstimator
 from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils import check_random_state
 from .tree import Tree, standardizer, standardize_tree, unstandardize_tree
-from .base import validate_classification_data, _TreeClassifier, numpydoc_sections
+from .base import (validate_classification_data, TreeClassifierMixin, numpydoc_sections, Interval, Options,
+                         check_params, check_complete_tree_size)
 
 # %% ../nbs/18_nongreedy.ipynb #6e8576b5
 def leaf_paths(leaves, depth):
@@ -406,21 +407,22 @@ def to_tree(W, Theta):
     return Tree(left, right, np.where(inner, -bias[np.minimum(pos, m - 1)], 0.0), value, W=Wt)
 
 # %% ../nbs/18_nongreedy.ipynb #c0498e6c
-import numbers
-from sklearn.base import BaseEstimator
-from sklearn.tree import DecisionTreeClassifier
-from sklearn.utils import check_random_state
-from .tree import Tree, standardizer, standardize_tree, unstandardize_tree
-from .base import validate_classification_data, _TreeClassifier, numpydoc_sections, check_param, check_choice, check_complete_tree_size
-
-@numpydoc_sections({'tree_': 'the oblique tree on raw inputs', 'history_': '(bound, training error, active leaves) per epoch', 'x_mean_, x_scale_': 'the standardization the tree was trained in', 'classes_': 'the class labels', 'n_features_in_': "scikit-learn's record of the inputs"})
-class NonGreedyTreeClassifier(_TreeClassifier, BaseEstimator):
+@numpydoc_sections({'tree_': 'the oblique tree on raw inputs', 'history_': '(bound, training error, active leaves) per epoch', 'n_iter_': 'number of epochs run (`max_iter`)', 'x_mean_, x_scale_': 'the standardization the tree was trained in', 'classes_': 'the class labels', 'n_features_in_': "scikit-learn's record of the inputs"})
+class NonGreedyTreeClassifier(TreeClassifierMixin, BaseEstimator):
     "Oblique tree trained non-greedily by SGD on the convex-concave upper bound (Norouzi et al., 2015)."
+    parameter_constraints = {
+        'max_depth': [Interval(numbers.Integral, 1)], 'nu': [Interval(numbers.Real, 0, closed='neither')],
+        'learning_rate': [Interval(numbers.Real, 0, closed='neither')], 'max_iter': [Interval(numbers.Integral, 0)],
+        'batch_size': [Interval(numbers.Integral, 1)], 'momentum': [Interval(numbers.Real, 0, 1, 'left')],
+        'inference': [Options(('fast', 'exact'))], 'stable': [bool], 'reassign_every': [Interval(numbers.Integral, 1)],
+        'init': [Options(('cart',)), Tree, BaseEstimator],
+        'random_state': [None, Interval(numbers.Integral, 0), np.random.RandomState]}
+
     def __init__(self,
                  max_depth=6,          # depth of the complete oblique tree
                  nu=10.0,              # row-norm bound ||w_i||^2 <= nu (the paper tries 0.1..100)
                  learning_rate=0.05,   # SGD step size
-                 epochs=30,            # passes over the training data
+                 max_iter=30,          # epochs: passes over the training data (scikit-learn's SGD name)
                  batch_size=64,        # minibatch size
                  momentum=0.9,         # heavy-ball momentum
                  inference='fast',     # loss-augmented inference: 'fast' (Hamming radius 1) or 'exact'
@@ -428,19 +430,11 @@ class NonGreedyTreeClassifier(_TreeClassifier, BaseEstimator):
                  reassign_every=5,     # epochs between leaf reassignments (stable SGD)
                  init='cart',          # 'cart' (depth max_depth) or a `Tree` / fitted tree estimator on the same classes
                  random_state=None):
-        self.max_depth, self.nu, self.learning_rate, self.epochs = max_depth, nu, learning_rate, epochs
+        self.max_depth, self.nu, self.learning_rate, self.max_iter = max_depth, nu, learning_rate, max_iter
         self.batch_size, self.momentum, self.inference, self.stable = batch_size, momentum, inference, stable
         self.reassign_every, self.init, self.random_state = reassign_every, init, random_state
 
 # %% ../nbs/18_nongreedy.ipynb #31e19f3a
-@patch
-def _check_params(self:NonGreedyTreeClassifier):
-    for name in ('max_depth', 'batch_size', 'reassign_every'): check_param(name, getattr(self, name), numbers.Integral, 1)
-    check_param('epochs', self.epochs, numbers.Integral, 0)
-    for name in ('nu', 'learning_rate'): check_param(name, getattr(self, name), numbers.Real, 0, low_inclusive=False)
-    check_param('momentum', self.momentum, numbers.Real, 0, 1, high_inclusive=False)
-    check_choice('inference', self.inference, ('fast', 'exact'))
-
 @patch
 def _check_size(self:NonGreedyTreeClassifier, n_classes):
     "Refuse a depth whose complete tree cannot fit in memory, before anything is allocated (`check_complete_tree_size`)."
@@ -484,7 +478,7 @@ def _start(self:NonGreedyTreeClassifier, X, y, rng):
 @patch
 def fit(self:NonGreedyTreeClassifier, X, y):
     "Initialize from a greedy tree, then minimize the upper bound by (stable) SGD, touching only the rows paths use."
-    self._check_params()
+    check_params(self)
     X, self.classes_, y = validate_classification_data(self, X, y)
     self._check_size(len(self.classes_))
     rng = check_random_state(self.random_state)
@@ -492,11 +486,11 @@ def fit(self:NonGreedyTreeClassifier, X, y):
     d, fast = self.max_depth, self.inference == 'fast'
     assigned = route(Wst, Za, d) if self.stable else None
     history, best, order_e = [], None, np.arange(len(Za))
-    for epoch in range(self.epochs + 1):
+    for epoch in range(self.max_iter + 1):
         Wnow = Wst.frozen(); *h, reached = self._evaluate(Wnow, Tst, Za, y, assigned, order_e)   # rows read as one array each
         history.append(h); order_e = np.argsort(reached, kind='stable')
         if best is None or history[-1][0] < best[0]: best = (history[-1][0], Wnow, Tst.dense())
-        if epoch == self.epochs: break
+        if epoch == self.max_iter: break
         if self.stable and epoch > 0 and epoch % self.reassign_every == 0: assigned = reached
         order = rng.permutation(len(Za))
         for b0 in range(0, len(order), self.batch_size):
@@ -505,6 +499,7 @@ def fit(self:NonGreedyTreeClassifier, X, y):
     W = best[1].to_csr()                                 # back to all D + 1 columns (`cols` is sorted)
     self.W_ = sp.csr_matrix((W.data, cols[W.indices], W.indptr), shape=(W.shape[0], X.shape[1] + 1))
     self.history_, self.Theta_ = np.array(history), best[2]
+    self.n_iter_ = len(history) - 1                      # epochs run: all `max_iter` (no early stop)
     self.tree_ = unstandardize_tree(to_tree(self.W_, self.Theta_), self.x_mean_, self.x_scale_)
     return self
 

@@ -15,8 +15,9 @@ from .tree import Tree
 import numbers
 from fastcore.basics import patch
 from tqdm.auto import tqdm
-from .base import validate_classification_data, _TreeClassifier, numpydoc_sections, check_param, check_choice, fit_weights
-from .tao import class_frequencies
+from .base import (validate_classification_data, TreeClassifierMixin, numpydoc_sections, Interval, Options,
+                         check_params, check_choice, fit_weights)
+from .reduced import class_frequencies
 
 # %% auto #0
 __all__ = ['CRITERIA', 'RANKED', 'TIES', 'SCHEDULES', 'impurity', 'Work', 'best_thresholds', 'merge_scan', 'NodeSplit',
@@ -375,16 +376,16 @@ def n_candidate_features(D, max_features=None):
 
 SCHEDULES = ('linear', 'doubling')
 
-def subset_sizes(n0, alpha, schedule='linear'):
-    "|S_t^k| for k = 0..alpha-1: N0 fresh points per iteration ('linear', the paper) or N0 2^k ('doubling')."
-    if schedule == 'linear': return [(k + 1) * n0 for k in range(alpha)]
-    if schedule == 'doubling': return [n0 * (2 ** (k + 1) - 1) for k in range(alpha)]
+def subset_sizes(n0, n_halvings, schedule='linear'):
+    "|S_t^k| for k < n_halvings: N0 fresh points per iteration ('linear', the paper) or N0 2^k ('doubling')."
+    if schedule == 'linear': return [(k + 1) * n0 for k in range(n_halvings)]
+    if schedule == 'doubling': return [n0 * (2 ** (k + 1) - 1) for k in range(n_halvings)]
     raise ValueError(f"schedule must be one of {SCHEDULES}, got {schedule!r}")
 
-def halving_sort_work(n, D, n0, alpha, schedule='linear'):
+def halving_sort_work(n, D, n0, n_halvings, schedule='linear'):
     "Sorting work (m log2 m units) of steps 1-5 at a node of n points: iteration k sorts ~D/2^k features on min(n, |S_t^k|) points."
     w, f = 0.0, D
-    for k, s in enumerate(subset_sizes(n0, alpha, schedule)):
+    for k, s in enumerate(subset_sizes(n0, n_halvings, schedule)):
         if f == 1: break
         m = min(n, s); w += f * m * math.log2(max(m, 2)); f = (f + 1) // 2
         if m == n: break
@@ -416,11 +417,11 @@ def _weighted_round(X, y, n_classes, batch, cols, run, criterion, w, work):
     return (vals, ids), crit, thr
 
 # %% ../nbs/15_sdt.ipynb #39222d66
-def _halving(X, y, n_classes, idx, features, drawn, n0, alpha, criterion, all_features, work, trace, check_full, w, schedule='linear'):
+def _halving(X, y, n_classes, idx, features, drawn, n0, n_halvings, criterion, all_features, work, trace, check_full, w, schedule='linear'):
     "Steps 1-4: score the features on a growing random subset `drawn` of the node's points, keep the better half each time."
     size = len(idx) if w is None else float(w[idx].sum())     # |S_j| (weighted: the sum of its weights)
-    L_max, run, ends = max_point_increase(criterion, size), None, subset_sizes(n0, alpha, schedule)
-    for k in range(alpha):
+    L_max, run, ends = max_point_increase(criterion, size), None, subset_sizes(n0, n_halvings, schedule)
+    for k in range(n_halvings):
         if len(features) == 1: break
         batch = drawn[(ends[k - 1] if k else 0):ends[k]]
         if len(batch) == 0: break                              # S_c is exhausted
@@ -443,7 +444,7 @@ def sdt_split(X,                   # (N, D) inputs
               n_classes:int,       # K
               idx=None,            # the node's points (default: all)
               batch_exponent:float=10, # batch size N_j / 2^batch_exponent (the paper's C)
-              alpha:int=7,         # number of halving iterations
+              n_halvings:int=7,    # number of halving iterations (the paper's alpha)
               criterion='gini',    # split criterion
               min_samples_leaf=1,  # smallest child allowed (enforced in step 5)
               min_batch:int=20,    # floor on the batch size N_0
@@ -460,34 +461,43 @@ def sdt_split(X,                   # (N, D) inputs
     n, D = len(idx), X.shape[1]; n0, d = batch_size(n, batch_exponent, min_batch), n_candidate_features(D, max_features)
     features = np.arange(D) if d == D else np.sort(rng.choice(D, d, replace=False))
     search = lambda fs: exhaustive_split(X, y, n_classes, idx, fs, criterion, min_samples_leaf, work, sample_weight=sample_weight, ties=ties, rng=rng)
-    if alpha == 0 or d * n * math.log2(max(n, 2)) <= halving_sort_work(n, d, n0, alpha, schedule):
+    if n_halvings == 0 or d * n * math.log2(max(n, 2)) <= halving_sort_work(n, d, n0, n_halvings, schedule):
         if trace is not None: trace.survivors = features      # a small node: the exhaustive search costs no more
         res = search(None if d == D else features)
         return res if res.valid or d == D else search(None)
-    drawn = idx[rng.choice(n, size=min(n, subset_sizes(n0, alpha, schedule)[-1]), replace=False)]
-    features = _halving(X, y, n_classes, idx, features, drawn, n0, alpha, criterion, d == D, work, trace, check_full, sample_weight, schedule)
+    drawn = idx[rng.choice(n, size=min(n, subset_sizes(n0, n_halvings, schedule)[-1]), replace=False)]
+    features = _halving(X, y, n_classes, idx, features, drawn, n0, n_halvings, criterion, d == D, work, trace, check_full, sample_weight, schedule)
     res = search(features); fallback = not res.valid and len(features) < D; res = search(None) if fallback else res
     if trace is not None: trace.survivors, trace.fallback = features, fallback
     return res
 
 # %% ../nbs/15_sdt.ipynb #9d15f01e
-def theorem1_work(n, D, batch_exponent=10, alpha=7, min_batch=20, schedule='linear'):
-    "Theorem 1's sorting bound 4 D N0 log2 N0 ('doubling': alpha D N0 log2(N0 2^alpha)) plus step 5's (D/2^alpha) N log2 N (N log2 N alone when N0 >= N)."
+def theorem1_work(n, D, batch_exponent=10, n_halvings=7, min_batch=20, schedule='linear'):
+    "Theorem 1's sorting bound plus step 5's (D/2^a) N log2 N, a = `n_halvings` (N log2 N alone when N0 >= N)."
+    # linear: 4 D N0 log2 N0; doubling: a D N0 log2(N0 2^a)
     check_choice('schedule', schedule, SCHEDULES)
     n0 = batch_size(n, batch_exponent, min_batch)
     if n0 >= n: return D * n * math.log2(max(n, 2))
-    first = 4 * D * n0 * math.log2(max(n0, 2)) if schedule == 'linear' else alpha * D * n0 * math.log2(n0 * 2 ** alpha)
-    return first + math.ceil(D / 2 ** alpha) * n * math.log2(n)
+    first = 4 * D * n0 * math.log2(max(n0, 2)) if schedule == 'linear' else n_halvings * D * n0 * math.log2(n0 * 2 ** n_halvings)
+    return first + math.ceil(D / 2 ** n_halvings) * n * math.log2(n)
 
 # %% ../nbs/15_sdt.ipynb #69799024
 @numpydoc_sections({'tree_': 'the grown `Tree`', 'classes_': 'the class labels', 'work_': 'counted work of the split searches (`Work`)', 'n_features_in_, feature_names_in_': "scikit-learn's record of the inputs"})
-class SDTClassifier(_TreeClassifier, BaseEstimator):
+class SDTClassifier(TreeClassifierMixin, BaseEstimator):
     "Decision tree grown greedily with the stochastic split search of SDT (Tavallali et al.)."
+    parameter_constraints = {
+        'max_depth': [None, Interval(numbers.Integral, 0)], 'min_samples_leaf': [Interval(numbers.Integral, 1)],
+        'batch_exponent': [Interval(numbers.Real, 0)], 'n_halvings': [Interval(numbers.Integral, 0)],
+        'criterion': [Options(CRITERIA)], 'min_batch': [Interval(numbers.Integral, 1)], 'schedule': [Options(SCHEDULES)],
+        'max_features': [None, Interval(numbers.Integral, 1), Interval(numbers.Real, 0, 1, 'right')],
+        'ties': [Options(TIES)], 'random_state': [None, Interval(numbers.Integral, 0), np.random.RandomState],
+        'class_weight': [None, dict, Options(('balanced',))], 'verbose': [bool]}
+
     def __init__(self,
                  max_depth=None,       # maximum depth (None: grow until pure)
                  min_samples_leaf=1,   # smallest leaf
                  batch_exponent=10,    # batch size N_j / 2^batch_exponent of the random subset (the paper's C)
-                 alpha=7,              # halving iterations per node (0: exhaustive search)
+                 n_halvings=7,         # halving iterations per node (the paper's alpha; 0: exhaustive search)
                  criterion='gini',     # 'gini', 'entropy' or 'misclassification'
                  min_batch=20,         # floor on the batch size (the paper's N_0 = 20)
                  schedule='linear',    # fresh points per halving iteration: N_0 ('linear', the paper) or N_0 2^k ('doubling')
@@ -496,23 +506,12 @@ class SDTClassifier(_TreeClassifier, BaseEstimator):
                  random_state=None,    # seed, `RandomState` or None
                  class_weight=None,    # None, a dict label -> weight, or 'balanced': multiplies `fit`'s sample_weight
                  verbose=False):       # show the growth, one depth level at a time (`tqdm.auto`)
-        self.max_depth, self.min_samples_leaf, self.batch_exponent, self.alpha = max_depth, min_samples_leaf, batch_exponent, alpha
-        self.criterion, self.min_batch, self.max_features, self.random_state = criterion, min_batch, max_features, random_state
+        self.max_depth, self.min_samples_leaf, self.batch_exponent = max_depth, min_samples_leaf, batch_exponent
+        self.n_halvings, self.criterion, self.min_batch = n_halvings, criterion, min_batch
+        self.max_features, self.random_state = max_features, random_state
         self.class_weight, self.verbose, self.schedule, self.ties = class_weight, verbose, schedule, ties
 
 # %% ../nbs/15_sdt.ipynb #0d87781c
-@patch
-def _check_params(self:SDTClassifier):
-    if self.max_depth is not None: check_param('max_depth', self.max_depth, numbers.Integral, 0)
-    check_param('min_samples_leaf', self.min_samples_leaf, numbers.Integral, 1)
-    check_param('alpha', self.alpha, numbers.Integral, 0)
-    check_param('min_batch', self.min_batch, numbers.Integral, 1)
-    check_param('batch_exponent', self.batch_exponent, numbers.Real, 0)
-    n_candidate_features(1, self.max_features)  # raises on a bad value
-    check_choice('criterion', self.criterion, CRITERIA)
-    check_choice('schedule', self.schedule, SCHEDULES)
-    check_choice('ties', self.ties, TIES)
-
 @patch
 def _validated(self:SDTClassifier, X):
     "Checked inputs for prediction; float32 stays float32 (thresholds compare exactly: numpy promotes to float64)."
@@ -523,7 +522,7 @@ def _validated(self:SDTClassifier, X):
 @patch
 def fit(self:SDTClassifier, X, y, sample_weight=None):
     "Grow the tree on (X, y), weighted by `sample_weight` times `class_weight`."
-    self._check_params()
+    check_params(self)
     X, classes, y_enc = validate_classification_data(self, X, y, dtype=(np.float64, np.float32))   # float32 stays float32
     X, y_enc, self.classes_, sw = fit_weights(X, y_enc, sample_weight, self.class_weight, classes)
     K = len(self.classes_)
@@ -540,7 +539,7 @@ def fit(self:SDTClassifier, X, y, sample_weight=None):
             nxt = []
             for node, pts in level:
                 if depth >= max_depth or len(pts) < 2 * msl or value[node].max() == 1.0: continue
-                s = sdt_split(X, y_enc, K, pts, self.batch_exponent, self.alpha, self.criterion, msl, self.min_batch,
+                s = sdt_split(X, y_enc, K, pts, self.batch_exponent, self.n_halvings, self.criterion, msl, self.min_batch,
                               self.max_features, rng, work, sample_weight=sw, schedule=self.schedule, ties=self.ties)
                 if not s.valid: continue
                 go_right = X[pts, s.feature] > s.threshold

@@ -40,8 +40,8 @@ def test_exact_inference_is_brute_force_and_bounds_the_loss(depth):
 
 def test_sgd_lowers_the_bound_and_is_deterministic():
     X, y = load_digits(return_X_y=True)
-    a = NonGreedyTreeClassifier(max_depth=4, epochs=5, random_state=1).fit(X, y)
-    b = NonGreedyTreeClassifier(max_depth=4, epochs=5, random_state=1).fit(X, y)
+    a = NonGreedyTreeClassifier(max_depth=4, max_iter=5, random_state=1).fit(X, y)
+    b = NonGreedyTreeClassifier(max_depth=4, max_iter=5, random_state=1).fit(X, y)
     assert a.history_[:, 0].min() < a.history_[0, 0]
     np.testing.assert_array_equal(a.predict_proba(X), b.predict_proba(X))
 
@@ -82,7 +82,7 @@ def test_sparse_step_equals_dense_step(depth, fast, stable):
 def test_deep_tree_stores_only_used_rows():
     "Depth 16 on 300 digits: W_ is sparse (a dense one would be 65,535 x 65), the tree has only nonzero nodes."
     X, y = load_digits(return_X_y=True)
-    ng = NonGreedyTreeClassifier(max_depth=16, epochs=2, random_state=0).fit(X[:300], y[:300])
+    ng = NonGreedyTreeClassifier(max_depth=16, max_iter=2, random_state=0).fit(X[:300], y[:300])
     stored = int((np.diff(ng.W_.indptr) > 0).sum())
     assert ng.W_.shape == (2 ** 16 - 1, 65) and stored < 2000
     assert ng.tree_.n_nodes <= 2 * stored + 1
@@ -98,5 +98,5 @@ def test_init_is_checked():
                       (cart(X, d=7), 'depth 7 > max_depth=4'), (cart(X, y + 1), 'classes'),
                       (cart(X, (y > 4).astype(int)), 'classes')]:
         with pytest.raises(ValueError, match=msg):
-            NonGreedyTreeClassifier(max_depth=4, epochs=1, init=init).fit(X, y)
-    NonGreedyTreeClassifier(max_depth=4, epochs=1, init=cart(X)).fit(X, y)        # a matching init is accepted
+            NonGreedyTreeClassifier(max_depth=4, max_iter=1, init=init).fit(X, y)
+    NonGreedyTreeClassifier(max_depth=4, max_iter=1, init=cart(X)).fit(X, y)        # a matching init is accepted

@@ -38,8 +38,8 @@ def _expected_failures(est):
     return out
 
 
-@parametrize_with_checks([SDTClassifier(random_state=0), SDTClassifier(alpha=0, criterion='entropy', random_state=0),
-                          SDTClassifier(max_depth=3, batch_exponent=2, alpha=3, criterion='misclassification', random_state=0),
+@parametrize_with_checks([SDTClassifier(random_state=0), SDTClassifier(n_halvings=0, criterion='entropy', random_state=0),
+                          SDTClassifier(max_depth=3, batch_exponent=2, n_halvings=3, criterion='misclassification', random_state=0),
                           SDTClassifier(max_features=0.5, random_state=0), SDTClassifier(schedule='doubling', random_state=0),
                           HaarFeatures(), HaarFeatures(families=('edge_h', 'line_h'), cell_sizes=(1, 2), dtype='float64'),
                           # unbounded depth: on the checks' 2-feature data the only Haar feature is x1 - x0, and
@@ -63,7 +63,7 @@ def test_bound_monotone_every_node_digits(digits, criterion):
         for pts in level:
             if len(pts) < 2 or np.all(y[pts] == y[pts][0]): continue
             tr = SDTTrace()
-            s = sdt_split(X, y, 10, pts, batch_exponent=5, alpha=5, criterion=criterion, min_batch=5, rng=rng, trace=tr, check_full=True)
+            s = sdt_split(X, y, 10, pts, batch_exponent=5, n_halvings=5, criterion=criterion, min_batch=5, rng=rng, trace=tr, check_full=True)
             assert check_trace(tr); n_nodes += 1
             if not s.valid: continue
             r = X[pts, s.feature] > s.threshold
@@ -74,14 +74,14 @@ def test_bound_monotone_every_node_digits(digits, criterion):
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), n=st.integers(30, 600), D=st.integers(1, 40), K=st.integers(2, 5),
-       b=st.floats(0, 8), alpha=st.integers(1, 8), criterion=st.sampled_from(CRITERIA), discrete=st.booleans())
-def test_bound_monotone_synthetic(seed, n, D, K, b, alpha, criterion, discrete):
+       b=st.floats(0, 8), n_halvings=st.integers(1, 8), criterion=st.sampled_from(CRITERIA), discrete=st.booleans())
+def test_bound_monotone_synthetic(seed, n, D, K, b, n_halvings, criterion, discrete):
     rng = np.random.default_rng(seed)
     X = rng.integers(0, 4, (n, D)).astype(float) if discrete else rng.standard_normal((n, D))
     y = rng.integers(0, K, n); y[:K] = np.arange(K)
     X[:, 0] += y  # one informative feature
     tr = SDTTrace()
-    sdt_split(X, y, K, batch_exponent=b, alpha=alpha, criterion=criterion, min_batch=1, rng=seed, trace=tr, check_full=True)
+    sdt_split(X, y, K, batch_exponent=b, n_halvings=n_halvings, criterion=criterion, min_batch=1, rng=seed, trace=tr, check_full=True)
     assert check_trace(tr)
 
 
@@ -96,15 +96,15 @@ def test_max_point_increase(counts, c, criterion):
 
 # --- exactness ----------------------------------------------------------------------------
 @pytest.mark.parametrize('criterion', CRITERIA)
-def test_alpha0_equals_exhaustive(digits, criterion):
+def test_no_halving_equals_exhaustive(digits, criterion):
     X, y = digits
     rng = np.random.default_rng(1)
     for _ in range(5):
         idx = np.sort(rng.choice(len(X), 300, replace=False))
-        assert sdt_split(X, y, 10, idx, alpha=0, criterion=criterion, rng=0) == exhaustive_split(X, y, 10, idx, criterion=criterion)
-    # and the whole tree grown with alpha=0 is deterministic whatever the seed
-    a = SDTClassifier(max_depth=5, alpha=0, criterion=criterion, random_state=1).fit(X, y).tree_
-    b = SDTClassifier(max_depth=5, alpha=0, criterion=criterion, random_state=2).fit(X, y).tree_
+        assert sdt_split(X, y, 10, idx, n_halvings=0, criterion=criterion, rng=0) == exhaustive_split(X, y, 10, idx, criterion=criterion)
+    # and the whole tree grown with n_halvings=0 is deterministic whatever the seed
+    a = SDTClassifier(max_depth=5, n_halvings=0, criterion=criterion, random_state=1).fit(X, y).tree_
+    b = SDTClassifier(max_depth=5, n_halvings=0, criterion=criterion, random_state=2).fit(X, y).tree_
     np.testing.assert_array_equal(a.feature, b.feature); np.testing.assert_array_equal(a.threshold, b.threshold)
 
 
@@ -112,7 +112,7 @@ def test_alpha0_equals_exhaustive(digits, criterion):
 def test_exhaustive_matches_sklearn_tree(digits, criterion):
     "Exhaustive growth equals CART's tree criterion node by node (same impurity at every depth-3 node)."
     X, y = digits
-    ours = SDTClassifier(max_depth=3, alpha=0, criterion=criterion).fit(X, y)
+    ours = SDTClassifier(max_depth=3, n_halvings=0, criterion=criterion).fit(X, y)
     sk = DecisionTreeClassifier(max_depth=3, criterion=criterion, random_state=0).fit(X, y)
     # the training partitions may differ by ties, but the total leaf impurity must agree
     def leaf_impurity(leaves):
@@ -179,7 +179,7 @@ def test_bad_input(bad, err, msg):
     with pytest.raises(err, match=msg): SDTClassifier().fit(X, y)
 
 
-@pytest.mark.parametrize('param', [dict(max_depth=-1), dict(min_samples_leaf=0), dict(alpha=-1), dict(alpha=1.5),
+@pytest.mark.parametrize('param', [dict(max_depth=-1), dict(min_samples_leaf=0), dict(n_halvings=-1), dict(n_halvings=1.5),
                                    dict(batch_exponent=-1), dict(batch_exponent=np.nan), dict(criterion='mse'), dict(min_batch=0),
                                    dict(max_features=0), dict(max_features=1.5), dict(max_features='sqrt'), dict(schedule='geometric')])
 def test_bad_params(param):
@@ -214,7 +214,7 @@ def test_doubling_schedule_subsets_bound_and_work(digits, criterion):
     X, y = digits
     for seed in range(3):
         tr, w = SDTTrace(), Work()
-        sdt_split(X, y, 10, batch_exponent=10, alpha=5, criterion=criterion, min_batch=10, rng=seed, trace=tr, work=w,
+        sdt_split(X, y, 10, batch_exponent=10, n_halvings=5, criterion=criterion, min_batch=10, rng=seed, trace=tr, work=w,
                   check_full=True, schedule='doubling')
         assert tr.subset_size == [10, 30, 70, 150, 310][:len(tr.subset_size)] and len(tr.subset_size) >= 4
         assert check_trace(tr)
@@ -339,7 +339,7 @@ def test_paper_constant_violated_corrected_bound_holds(criterion):
     violated = 0
     for seed in range(3):
         tr = SDTTrace()
-        sdt_split(X, y, 3, batch_exponent=8, alpha=6, criterion=criterion, rng=seed, trace=tr, check_full=True)
+        sdt_split(X, y, 3, batch_exponent=8, n_halvings=6, criterion=criterion, rng=seed, trace=tr, check_full=True)
         m, full = np.array(tr.subset_size), np.array(tr.full_criterion)
         paper = (m * np.array(tr.subset_criterion) + (len(X) - m) * h_max) / len(X)
         violated += np.any(full > paper + 1e-12)
@@ -362,7 +362,7 @@ def test_max_features_one_feature_searched(digits):
     "With max_features=1 every node searches exactly one random feature (exhaustively when small)."
     X, y = digits
     tr = SDTTrace()
-    s = sdt_split(X, y, 10, alpha=3, max_features=1, rng=0, trace=tr)
+    s = sdt_split(X, y, 10, n_halvings=3, max_features=1, rng=0, trace=tr)
     assert len(tr.n_features) == 0 or tr.n_features[0] == 1
     assert s.valid and len(tr.survivors) == 1 and s.feature == tr.survivors[0]
 
