@@ -9,18 +9,19 @@ import numpy as np
 import matplotlib.pyplot as plt
 from matplotlib.ticker import MaxNLocator
 from ..tree import Tree
-from .text import tree_layout, describe_value, is_classification, _row_room
+from .text import tree_layout, describe_value, is_classification, row_room
 
 # %% auto #0
 __all__ = ['class_indices', 'weights_figsize', 'plot_node_weights', 'plot_path']
 
 # %% ../../nbs/11_viz_oblique.ipynb #6e535840
 def class_indices(y, class_names, n_classes, n=None):
-    "Labels -> class indices (the order of a tree's values): `y` holds labels from `class_names`, or indices when there are no names."
+    "Labels -> class indices (the order of a tree's values): labels from `class_names`, or indices."
     y = np.asarray(y)
     if n is not None and len(y) != n: raise ValueError(f"y has {len(y)} labels for {n} points")
     if class_names is None:
-        if y.dtype.kind in 'iu' and (not len(y) or (y.min() >= 0 and y.max() < n_classes)): return y.astype(np.int64)
+        if y.dtype.kind in 'iu' and (not len(y) or (y.min() >= 0 and y.max() < n_classes)):
+            return y.astype(np.int64)
         raise ValueError(f"without class_names, y must hold class indices 0..{n_classes - 1}")
     names = np.asarray(class_names)
     if len(np.unique(names)) != len(names): raise ValueError("class_names must be distinct")
@@ -30,12 +31,13 @@ def class_indices(y, class_names, n_classes, n=None):
 
 # %% ../../nbs/11_viz_oblique.ipynb #602ce27f
 def _leaf_stats(t, X, y, class_names):
-    "Per node: mean input, number of points of `X` reaching it (leaves), and how many of them it classifies right."
+    "Per node: mean input, number of points of `X` reaching it (leaves), how many it classifies right."
     if X is None: return None, None, None
     X = np.asarray(X, dtype=np.float64)
     leaf_of = t.apply(X)
     counts = np.bincount(leaf_of, minlength=t.n_nodes)
-    sums = np.zeros((t.n_nodes, t.n_features)); np.add.at(sums, leaf_of, X)
+    sums = np.zeros((t.n_nodes, t.n_features))
+    np.add.at(sums, leaf_of, X)
     correct = None
     if y is not None and is_classification(t):
         hit = class_indices(y, class_names, t.value.shape[1], len(X)) == t.value.argmax(1)[leaf_of]
@@ -44,7 +46,8 @@ def _leaf_stats(t, X, y, class_names):
 
 def _captions(t, counts, correct, class_names):
     "Caption of every node: `i (b=.., nnz=..)` for a decision node, `i(count, label, % right)` for a leaf."
-    caps = {i: f"{i} (b={t.threshold[i]:.2g}, nnz={np.count_nonzero(t.W[i])})" for i in np.flatnonzero(~t.is_leaf)}
+    caps = {i: f"{i} (b={t.threshold[i]:.2g}, nnz={np.count_nonzero(t.W[i])})"
+            for i in np.flatnonzero(~t.is_leaf)}
     for i in np.flatnonzero(t.is_leaf):
         c = f"{i}({counts[i]}, " if counts is not None else f"{i}("
         c += describe_value(t, i, class_names)
@@ -54,85 +57,89 @@ def _captions(t, counts, correct, class_names):
 
 # %% ../../nbs/11_viz_oblique.ipynb #d92dc1e4
 def weights_figsize(tree:Tree, slot=1.05, max_width=24):
-    "Default figure size (inches) of `plot_node_weights`: `slot` per leaf (at most `max_width`), ~1.45 per level."
-    return (float(np.clip(slot * tree.n_leaves + 0.5, 4, max_width)), float(np.clip(1.45 * (tree.max_depth + 1) + 0.4, 2.5, 16)))
+    "Default size (inches) of `plot_node_weights`: `slot` per leaf (at most `max_width`), ~1.45 per level."
+    width = np.clip(slot * tree.n_leaves + 0.5, 4, max_width)
+    return (float(width), float(np.clip(1.45 * (tree.max_depth + 1) + 0.4, 2.5, 16)))
 
-def _weights_frame(fig, t, image_shape, title):
-    "Geometry in figure fractions: node centre fx(slot), fy(-depth); image size iw, ih; cell width (inches); font size."
+def _weights_frame(fig, t, image_shape, title=None, shared_scale=False):
+    "The figure's frame: node centres fx(x[i]), fy(yy[i]); image size iw, ih; cell width, font size; colours."
     W_in, H_in = fig.get_size_inches()
     D, top = t.max_depth, 0.9 if title else 0.97
-    g = SimpleNamespace(cell_w=W_in / t.n_leaves)
-    ar = image_shape[0] / image_shape[1]
+    x, yy = tree_layout(t)
+    g = SimpleNamespace(cell_w=W_in / t.n_leaves, x=x, yy=yy, shape=tuple(image_shape))
+    ar = g.shape[0] / g.shape[1]
     side = min(0.8 * g.cell_w, 0.68 * (top - 0.02) * H_in / (D + 1) / ar)   # image width in inches
     g.iw, g.ih, g.fs = side / W_in, side * ar / H_in, float(np.clip(side * 72 / 7.5, 3.5, 9))
     g.cap = 1.7 * g.fs / 72 / H_in                                          # caption height (figure fraction)
     y_top, y_bot = top - g.cap - g.ih / 2, 0.015 + g.ih / 2
     g.fx = lambda v: (v + 0.5) / t.n_leaves
     g.fy = lambda v: y_top + (y_bot - y_top) * (-v) / max(D, 1)
+    inner = np.flatnonzero(~t.is_leaf)
+    g.vmax = max(float(np.abs(t.W[inner]).max()) if len(inner) else 1.0, 1e-12) if shared_scale else None
+    g.wmap = plt.get_cmap('bwr').with_extremes(bad='white')    # masked (exactly zero) weights: pure white
     return g
 
-def _caption_sizes(t, x, caps, cell_w, fs):
-    "Font size of each caption: one for all leaves, one per row of decision nodes, the largest that fits (at most `fs`)."
+def _caption_sizes(t, g, caps):
+    "Font size of each caption: one for all leaves, one per row of decision nodes, the largest that fits."
     leaves, inner = np.flatnonzero(t.is_leaf), np.flatnonzero(~t.is_leaf)
-    sizes = dict.fromkeys(leaves, min(fs, 0.95 * cell_w * 72 / (0.6 * max(len(caps[i]) for i in leaves))))
-    room = np.minimum(_row_room(t, x), 2.5)
+    longest = max(len(caps[i]) for i in leaves)
+    sizes = dict.fromkeys(leaves, min(g.fs, 0.95 * g.cell_w * 72 / (0.6 * longest)))
+    room = np.minimum(row_room(t, g.x), 2.5)
     for d in range(t.max_depth + 1):
         ids = inner[t.depth[inner] == d]
-        sizes.update(dict.fromkeys(ids, min([fs] + [0.92 * room[i] * cell_w * 72 / (0.6 * len(caps[i])) for i in ids])))
+        fits = [0.92 * room[i] * g.cell_w * 72 / (0.6 * len(caps[i])) for i in ids]
+        sizes.update(dict.fromkeys(ids, min([g.fs] + fits)))
     return sizes
 
 # %% ../../nbs/11_viz_oblique.ipynb #f7de9b03
-def _node_image(fig, t, i, g, x, yy, image_shape, caption, fontsize, means, counts, wmap, vmax):
-    "Draw node `i` as a small Axes tagged `node-<id>`: its weights (decision node) or its mean input (leaf), captioned."
-    a = fig.add_axes([g.fx(x[i]) - g.iw / 2, g.fy(yy[i]) - g.ih / 2, g.iw, g.ih])
-    a.set_gid(f'node-{i}'); a.set_xticks([]); a.set_yticks([])
+def _node_image(fig, t, i, g, caption, fontsize, means=None, counts=None):
+    "Draw node `i` as a small Axes tagged `node-<id>`: its weights (decision node) or its mean input (leaf)."
+    a = fig.add_axes([g.fx(g.x[i]) - g.iw / 2, g.fy(g.yy[i]) - g.ih / 2, g.iw, g.ih])
+    a.set(gid=f'node-{i}', xticks=[], yticks=[])
     if t.left[i] >= 0:
         w = t.W[i]
-        v = vmax if vmax is not None else max(float(np.abs(w).max()), 1e-12)
-        a.imshow(np.ma.masked_equal(w.reshape(image_shape), 0.0), cmap=wmap, vmin=-v, vmax=v, interpolation='nearest')
+        v = g.vmax if g.vmax is not None else max(float(np.abs(w).max()), 1e-12)
+        a.imshow(np.ma.masked_equal(w.reshape(g.shape), 0.0), cmap=g.wmap, vmin=-v, vmax=v,
+                 interpolation='nearest')
     elif means is not None and counts[i] > 0:
-        a.imshow(means[i].reshape(image_shape), cmap='gray_r', interpolation='nearest')
+        a.imshow(means[i].reshape(g.shape), cmap='gray_r', interpolation='nearest')
     a.set_title(caption, fontsize=fontsize, pad=2)
     for s in a.spines.values(): s.set_color('0.6' if t.left[i] >= 0 else '0.3')
     return a
 
 # %% ../../nbs/11_viz_oblique.ipynb #ed7ddb16
-def _draw_weight_edges(fig, t, g, x, yy):
-    "Parent-child edges on a background Axes spanning `fig`, from the bottom of a node's image to the top of its child's caption."
-    bg = fig.add_axes([0, 0, 1, 1], zorder=-1); bg.set_axis_off(); bg.set_xlim(0, 1); bg.set_ylim(0, 1)
+def _draw_weight_edges(fig, t, g):
+    "Parent-child edges on a background Axes over `fig`: from a node's image down to its child's caption."
+    bg = fig.add_axes([0, 0, 1, 1], zorder=-1)
+    bg.set_axis_off()
+    bg.set(xlim=(0, 1), ylim=(0, 1))
     for i in np.flatnonzero(~t.is_leaf):
         for c in (t.left[i], t.right[i]):
-            bg.plot([g.fx(x[i]), g.fx(x[c])], [g.fy(yy[i]) - g.ih / 2, g.fy(yy[c]) + g.ih / 2 + g.cap], color='0.6', lw=0.8)
+            bottom, top = g.fy(g.yy[i]) - g.ih / 2, g.fy(g.yy[c]) + g.ih / 2 + g.cap   # image, caption
+            bg.plot([g.fx(g.x[i]), g.fx(g.x[c])], [bottom, top], color='0.6', lw=0.8)
     return bg
 
 # %% ../../nbs/11_viz_oblique.ipynb #e981928e
 def plot_node_weights(tree:Tree,         # tree to draw (oblique; axis-aligned splits become one-hot rows)
                       image_shape,       # shape of one input image, e.g. (8, 8)
                       X=None,            # inputs: leaves show the mean image of their points
-                      y=None,            # labels from `class_names` (class indices without names), with `X`: leaves show the % right
+                      y=None,            # with `X`, leaves show the % right (labels from `class_names`)
                       class_names=None,  # names of the classes
-                      cmap='bwr',        # diverging colormap: red positive, blue negative, white zero
                       shared_scale=False,# one symmetric colour scale for all nodes (default: per node)
-                      figsize=None,      # default: `weights_figsize(tree)`, sized to the number of leaves and the depth
+                      figsize=None,      # default: `weights_figsize(tree)`
                       title=None,        # figure title
                      ):
     "Draw `tree` with each decision node's weight vector as an image and each leaf's mean input image."
     t = tree if tree.is_oblique else tree.to_oblique()
-    image_shape = tuple(image_shape)
     if int(np.prod(image_shape)) != t.n_features:
-        raise ValueError(f"image_shape {image_shape} does not hold {t.n_features} features")
-    x, yy = tree_layout(t)
+        raise ValueError(f"image_shape {tuple(image_shape)} does not hold {t.n_features} features")
     fig = plt.figure(figsize=figsize or weights_figsize(t))
-    g = _weights_frame(fig, t, image_shape, title)
+    g = _weights_frame(fig, t, image_shape, title, shared_scale)
     means, counts, correct = _leaf_stats(t, X, y, class_names)
     caps = _captions(t, counts, correct, class_names)
-    sizes = _caption_sizes(t, x, caps, g.cell_w, g.fs)
-    inner = np.flatnonzero(~t.is_leaf)
-    vmax = max(float(np.abs(t.W[inner]).max()) if len(inner) else 1.0, 1e-12) if shared_scale else None
-    wmap = plt.get_cmap(cmap).with_extremes(bad='white')     # masked (exactly zero) weights: pure white
-    _draw_weight_edges(fig, t, g, x, yy)
-    for i in range(t.n_nodes):
-        _node_image(fig, t, i, g, x, yy, image_shape, caps[i], sizes[i], means, counts, wmap, vmax)
+    sizes = _caption_sizes(t, g, caps)
+    _draw_weight_edges(fig, t, g)
+    for i in range(t.n_nodes): _node_image(fig, t, i, g, caps[i], sizes[i], means, counts)
     if title: fig.suptitle(title, y=0.99)
     return fig
 
@@ -148,17 +155,18 @@ def _path_sparsity(path, ax):
     ax.plot(path.Cs, path['nonzeros'], 'o-', ms=4, color='tab:purple', label='nonzero weights')
     ax.set_ylabel('nonzero weights', color='tab:purple')
     pct = ax.twinx()
-    pct.plot(path.Cs, 100 * path['nonzeros'] / n_weights, 's--', ms=3, color='0.45', label="% of the splits' weights")
+    pct.plot(path.Cs, 100 * path['nonzeros'] / n_weights, 's--', ms=3, color='0.45',
+             label="% of the splits' weights")
     pct.set_ylabel("% of the splits' weights", color='0.45')
 
 # %% ../../nbs/11_viz_oblique.ipynb #71b6ad8b
-def plot_path(path,                      # a `TAOPath` from `tao_path` (notebook 12), or any object with its measures
+def plot_path(path,                      # a `TAOPath` (`tao_path`), or any object with its measures
               ax=None,                   # three Axes (error, nonzeros, splits); default: a new figure
               X_test=None, y_test=None,  # test data: also plot the test error
               current=None,              # index of a tree to mark too (crimson), e.g. a slider's position
               figsize=(12, 3.3),         # size of a new figure
              ):
-    "Error, nonzero weights (count and %) and number of splits versus C along a path, the selected C marked; returns the 3 Axes."
+    "Error, nonzero weights (count, %) and splits versus C along a path, the selected C marked; the 3 Axes."
     C = np.asarray(path.Cs, dtype=np.float64)
     if ax is None: _, ax = plt.subplots(1, 3, figsize=figsize, layout='constrained')
     ax = np.asarray(ax, dtype=object).ravel()
@@ -167,14 +175,19 @@ def plot_path(path,                      # a `TAOPath` from `tao_path` (notebook
     err = {'train': path['train_error'], 'validation': path['val_error']}
     if X_test is not None: err['test'] = _path_errors(path, X_test, y_test)
     for (name, e), m in zip(err.items(), 'osd'): ax[0].plot(C, 100 * e, marker=m, ms=4, label=name)
-    ax[0].plot(C[best], 100 * err['validation'][best], '*', ms=13, color='gold', mec='k', zorder=5, label=f"selected, C={C[best]:.3g}")
-    ax[0].set_ylabel('error (%)'); ax[0].legend(frameon=False, fontsize=8)
+    ax[0].plot(C[best], 100 * err['validation'][best], '*', ms=13, color='gold', mec='k', zorder=5,
+               label=f"selected, C={C[best]:.3g}")
+    ax[0].set_ylabel('error (%)')
+    ax[0].legend(frameon=False, fontsize=8)
     _path_sparsity(path, ax[1])
     ax[2].plot(C, path['internal'], 'o-', ms=4, color='tab:green')
-    ax[2].set_ylabel('number of splits'); ax[2].yaxis.set_major_locator(MaxNLocator(integer=True))
+    ax[2].set_ylabel('number of splits')
+    ax[2].yaxis.set_major_locator(MaxNLocator(integer=True))
     for a in ax:
-        a.set_xscale('log'); a.set_xlim(C.max() * 1.4, C.min() / 1.4)    # the path's direction: sparser to the right
-        a.set_xlabel('C   (λ = 1/C grows →)'); a.grid(True, alpha=0.3)
+        a.set_xscale('log')
+        a.set_xlim(C.max() * 1.4, C.min() / 1.4)                  # the path's direction: sparser to the right
+        a.set_xlabel('C   (λ = 1/C grows →)')
+        a.grid(True, alpha=0.3)
         a.axvline(C[best], color='0.4', ls=':', lw=1.2, gid='selected')
         if current is not None: a.axvline(C[current], color='crimson', lw=1.5, alpha=0.8, gid='current')
     return ax
