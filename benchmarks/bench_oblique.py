@@ -25,10 +25,9 @@ from sklearn.svm import LinearSVC
 from sklearn.tree import DecisionTreeClassifier
 
 from tao_nb.tree import Tree, standardizer
-from tao_nb.tao import tao, tao_sweep, class_frequencies
-from tao_nb.reduced import zero_one_loss
-from tao_nb.solvers.oblique import ObliqueSolver, L1Penalty, fit_liblinear
-from tao_nb.path import tao_path
+from tao_nb.tao import tao, tao_sweep, TAOSettings, TAORun
+from tao_nb.solvers.oblique import ObliqueSolver, fit_liblinear
+from tao_nb.path import tao_path, PathSettings
 from _timing import best_of
 
 
@@ -55,8 +54,8 @@ def sweep_cost(X, y, depth, C, name, node_tol=1e-4, n_splits=10):
     mu, sd = standardizer(X); Z = (X - mu) / sd; N = len(y)
     tree = Tree.from_sklearn(DecisionTreeClassifier(max_depth=depth, random_state=0).fit(Z, y)).to_oblique()
     solver = ObliqueSolver(C, node_tol=node_tol)
-    t_sweep = best_of(lambda: tao_sweep(tree.copy(), Z, y, zero_one_loss, class_frequencies, solver))[0]
-    rec = Recorder(solver); tao_sweep(tree.copy(), Z, y, zero_one_loss, class_frequencies, rec)
+    t_sweep = best_of(lambda: tao_sweep(tree.copy(), TAORun(Z, y, node_solver=solver)))[0]
+    rec = Recorder(solver); tao_sweep(tree.copy(), TAORun(Z, y, node_solver=rec))
     care = sum(m for m, _ in rec.rows)
     print(f"{name} (N={N}, D={X.shape[1]}, depth {depth}, C={C}, node tol {node_tol:g}): one oblique sweep from CART "
           f"{t_sweep:.3f}s; {len(rec.rows)} node problems, {care} care points = {care / (depth * N):.2f} x depth x N "
@@ -65,11 +64,11 @@ def sweep_cost(X, y, depth, C, name, node_tol=1e-4, n_splits=10):
     classes = np.unique(y); rng = np.random.default_rng(0); times, iters, inside = [], [], []
     for _ in range(n_splits):
         lab = np.isin(y, rng.permutation(classes)[:len(classes) // 2]).astype(int)
-        times.append(best_of(lambda: fit_liblinear(Z, lab, np.ones(N), C, node_tol=node_tol), 1)[0])
+        times.append(best_of(lambda: fit_liblinear(Z, lab, np.ones(N), solver), 1)[0])
         it, ins = liblinear_iterations(Z, lab, np.ones(N), C, node_tol); iters.append(it); inside.append(ins)
     t_split = float(np.median(times))
     Xr, lr, wr = rec.last
-    t_root = best_of(lambda: fit_liblinear(Xr, lr, wr, C, node_tol=node_tol))[0]
+    t_root = best_of(lambda: fit_liblinear(Xr, lr, wr, solver))[0]
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', ConvergenceWarning)
         t_multi = best_of(lambda: LinearSVC(penalty='l1', dual=False, C=C, tol=node_tol, random_state=0).fit(Z, y), 1)[0]
@@ -83,7 +82,7 @@ def sweep_cost(X, y, depth, C, name, node_tol=1e-4, n_splits=10):
           f"balanced class splits median {int(np.median(iters))} ({np.median(inside):.1%} inside); the node problems' "
           f"size is bounded, their iterations per point are not (largest node problem {max(rec.rows)[0]} points)")
     # a whole run at this C: later sweeps skip the node problems that did not change
-    t_run, (_, hist) = best_of(lambda: tao(tree, Z, y, node_solver=ObliqueSolver(C, node_tol=node_tol), penalty=L1Penalty(C)), 1)
+    t_run, (_, hist) = best_of(lambda: tao(tree, Z, y, node_solver=solver), 1)
     per = t_run / (len(hist) - 1)
     print(f"  a whole TAO run at this C: {len(hist) - 1} sweeps in {t_run:.2f}s, {per:.3f}s per sweep -> "
           f"{per / (depth * t_split):.2f} x depth x balanced split")
@@ -96,14 +95,16 @@ def main(mnist=True):
     sweep_cost(Xtr, ytr, 8, 1.0, 'digits', node_tol=1e-2)
     for node_tol, n_jobs in ((1e-4, None), (1e-4, 2), (1e-2, None)):
         t0 = time.perf_counter()
-        p = tao_path(Xtr, ytr, np.logspace(1, -1.5, 8), max_depth=8, node_tol=node_tol, n_jobs=n_jobs, progress=False)
+        settings = PathSettings(ObliqueSolver(node_tol=node_tol), TAOSettings(n_jobs=n_jobs))
+        p = tao_path(Xtr, ytr, np.logspace(1, -1.5, 8), max_depth=8, settings=settings, random_state=0)
         t = time.perf_counter() - t0
         print(f"digits path (8 C values, depth 8, node tol {node_tol:g}, n_jobs={n_jobs}): {t:.1f}s (target < 30s); "
               f"selected C={p.best_C:.3g}, test accuracy {p.score(Xte, yte):.3f}, nonzeros {p['nonzeros'].tolist()}")
     # CVXPY slowdown: the same small TAO run with both backends
     idx = np.r_[np.flatnonzero(ytr < 4)][:400]; mu, sd = standardizer(Xtr[idx]); Z = (Xtr[idx] - mu) / sd
     tree = Tree.from_sklearn(DecisionTreeClassifier(max_depth=3, random_state=0).fit(Z, ytr[idx])).to_oblique()
-    run = lambda backend: tao(tree, Z, ytr[idx], node_solver=ObliqueSolver(1.0, 'svm', backend), penalty=L1Penalty(1.0), max_iter=3, tol=0)
+    run = lambda backend: tao(tree, Z, ytr[idx], node_solver=ObliqueSolver(1.0, 'svm', backend),
+                              settings=TAOSettings(max_iter=3, tol=0))
     t_ll, t_cvx = best_of(lambda: run('liblinear'), 1)[0], best_of(lambda: run('cvxpy'), 1)[0]
     h_ll, h_cvx = run('liblinear')[1], run('cvxpy')[1]
     print(f"CVXPY slowdown (digits 0-3, 400 points, depth 3, 3 sweeps): liblinear {t_ll:.2f}s, CVXPY {t_cvx:.2f}s, "
@@ -115,7 +116,8 @@ def main(mnist=True):
         sweep_cost(Xmtr, ymtr, 8, 0.3, 'MNIST-5k', node_tol=1e-2, n_splits=5)
         for n_jobs in (None, 2):
             t0 = time.perf_counter()
-            p = tao_path(Xmtr, ymtr, np.logspace(1, -1.5, 8), max_depth=8, node_tol=1e-2, n_jobs=n_jobs, progress=False)
+            settings = PathSettings(ObliqueSolver(node_tol=1e-2), TAOSettings(n_jobs=n_jobs))
+            p = tao_path(Xmtr, ymtr, np.logspace(1, -1.5, 8), max_depth=8, settings=settings, random_state=0)
             t = time.perf_counter() - t0
             print(f"MNIST-5k path (8 C values, depth 8, node tol 1e-2, n_jobs={n_jobs}): {t:.1f}s (target < 180s); "
                   f"selected C={p.best_C:.3g}, test accuracy {p.score(Xmte, ymte):.3f}, nonzeros {p['nonzeros'].tolist()}")

@@ -18,11 +18,11 @@ import numpy as np
 from sklearn.datasets import make_regression
 from sklearn.tree import DecisionTreeRegressor
 
-from tao_nb.reduced import squared_loss
+from tao_nb.reduced import squared_losses, mean_response, SQUARED
 from tao_nb.solvers.axis import best_axis_split
-from tao_nb.tao import mean_response, refit_values, tao_sweep, tree_objective
+from tao_nb.tao import refit_values, tao_sweep, tree_objective, TAORun
 from tao_nb.tree import Tree, standardizer
-from tao_nb.solvers.oblique import ObliqueSolver, L1Penalty
+from tao_nb.solvers.oblique import ObliqueSolver
 from tao_nb.ohmr import HeuristicObliqueSolver
 from _timing import best_of
 
@@ -30,7 +30,7 @@ from _timing import best_of
 def one_sweep(tree0, X, Y, node_solver=best_axis_split):
     "One reverse-BFS TAO sweep plus the final leaf refit (what one iteration of `tao` costs)."
     t = tree0.copy()
-    tao_sweep(t, X, Y, squared_loss, mean_response, node_solver)
+    tao_sweep(t, TAORun(X, Y, SQUARED, node_solver))
     refit_values(t, X, Y, mean_response)
     return t
 
@@ -49,21 +49,21 @@ if __name__ == '__main__':
         cart_t, cart = best_of(lambda: DecisionTreeRegressor(max_depth=depth, random_state=0).fit(X, Y), a.repeat)
         tree0 = Tree.from_sklearn(cart)
         sweep_t, t = best_of(lambda: one_sweep(tree0, X, Y), a.repeat)
-        e0, e1 = tree_objective(tree0, X, Y, squared_loss) / Y.size, tree_objective(t, X, Y, squared_loss) / Y.size
+        e0, e1 = tree_objective(tree0, X, Y, squared_losses) / Y.size, tree_objective(t, X, Y, squared_losses) / Y.size
         print(f"N={len(X)} D={X.shape[1]} responses={Y.shape[1]} depth={depth:2d} ({tree0.n_leaves} leaves): "
               f"CART fit {cart_t*1e3:7.1f} ms | one TAO sweep {sweep_t*1e3:7.1f} ms = {sweep_t/cart_t:4.2f}x CART "
               f"(target <= 3x) | train MSE {e0:.2f} -> {e1:.2f}")
     if a.oblique:   # standardized inputs and responses, CART rewritten with one-hot weight rows
         (mx, sx), (my, sy) = standardizer(X), standardizer(Y)
         Z, Ys = (X - mx) / sx, (Y - my) / sy
-        pen = L1Penalty(a.C)
+        pen = ObliqueSolver(a.C).penalty     # E's penalty: lambda * sum ||w_i||_1
         for depth in a.depths:
             tree0 = Tree.from_sklearn(DecisionTreeRegressor(max_depth=depth, random_state=0).fit(Z, Ys)).to_oblique()
-            e0 = tree_objective(tree0, Z, Ys, squared_loss, pen)
+            e0 = tree_objective(tree0, Z, Ys, squared_losses, pen)
             for surrogate in ('svm', 'logistic'):
                 for name, S in (('weights', ObliqueSolver), ('heuristic', HeuristicObliqueSolver)):
                     sweep_t, t = best_of(lambda: one_sweep(tree0, Z, Ys, S(a.C, surrogate)), 1)
-                    e1 = tree_objective(t, Z, Ys, squared_loss, pen)
+                    e1 = tree_objective(t, Z, Ys, squared_losses, pen)
                     print(f"oblique depth={depth:2d} {surrogate:8s} {name:9s}: one sweep {sweep_t:7.2f} s | "
                           f"E {e0:.1f} -> {e1:.1f} | nonzeros {t.nonzeros()}")
     if a.profile:
