@@ -14,8 +14,8 @@ from sklearn.datasets import load_digits
 from sklearn.model_selection import train_test_split
 
 import tao_nb.solvers.oblique as oblique
-from tao_nb.estimators import _validation_split
-from tao_nb.path import tao_path
+from tao_nb.estimators import validation_split
+from tao_nb.path import PathSettings, tao_path
 
 LOG = []                                   # every MIP answer of the current run
 _fit_mip, _call = oblique.fit_mip, oblique.ObliqueSolver.__call__
@@ -38,12 +38,14 @@ def run(name, X, y, seeds, max_points):
     for s in seeds:
         Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.3, stratify=y, random_state=s)
         classes, y_enc = np.unique(ytr, return_inverse=True)
-        Xf, Xv, yf, yv, *_ = _validation_split(Xtr.astype(float), y_enc, 0.2, s)
+        Xf, Xv, yf, yv, *_ = validation_split(Xtr.astype(float), y_enc, 0.2, s)
         out = {}
         for k in (0, max_points):
-            LOG.clear(); t0 = time.perf_counter()
-            p = tao_path(Xf, classes[yf], X_val=Xv, y_val=classes[yv], max_depth=8, node_tol=1e-2, random_state=s,
-                         mip_max_points=k)
+            settings = PathSettings(oblique.ObliqueSolver(node_tol=1e-2, mip_max_points=k))
+            LOG.clear()
+            t0 = time.perf_counter()
+            p = tao_path(Xf, classes[yf], validation=(Xv, classes[yv]), max_depth=8, settings=settings,
+                         random_state=s)
             out[k] = (p.score(Xte, yte), time.perf_counter() - t0, len(LOG), sum(r['taken'] for r in LOG),
                       sum(r['fit'].status == 'optimal' for r in LOG), p.best_C)
         (a0, t0_, *_), (a1, t1, n, taken, opt, C1) = out[0], out[max_points]

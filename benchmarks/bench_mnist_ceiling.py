@@ -32,8 +32,11 @@ import time
 import numpy as np
 from sklearn.model_selection import train_test_split
 
-from tao_nb.estimators import _validation_split, _best_start
-from tao_nb.path import _tao_path, _check_Cs
+from tao_nb.estimators import best_start, validation_split
+from tao_nb.oblique_fit import oblique_start
+from tao_nb.path import PathData, PathSettings, check_Cs, run_path
+from tao_nb.solvers.oblique import ObliqueSolver
+from tao_nb.tao import TAOSettings
 
 
 def parse_start(spec, seed):
@@ -51,7 +54,7 @@ def label(start, seed):
 DEFAULT = (14, 5e-3, 1e-2)     # TAOPathClassifier's max_iter, tol, node_tol
 
 
-def run_path(data, start, settings, dataset, seed, cache, frac=1.0):
+def fit_path(data, start, settings, dataset, seed, cache, frac=1.0):
     "The `TAOPath` of one start with settings (max_iter, tol, node_tol) (from the cache when there), and the seconds its fit took (None: loaded)."
     X_fit, y_fit, X_val, y_val, classes = data
     (init, d, rs), (max_iter, tol, node_tol) = start, settings
@@ -60,8 +63,10 @@ def run_path(data, start, settings, dataset, seed, cache, frac=1.0):
     if cache and os.path.exists(os.path.join(cache, key)):
         with open(os.path.join(cache, key), 'rb') as f: return pickle.load(f), None
     t0 = time.perf_counter()
-    p = _tao_path(X_fit, y_fit, X_val, y_val, np.arange(len(classes)), _check_Cs(None), init, d, 'svm', 'liblinear',
-                  max_iter, tol, 0.5, node_tol, 1000, True, None, rs, False, True)
+    encoded = np.arange(len(classes))     # y_fit and y_val are encoded: the path's classes are 0..K-1
+    path_start = oblique_start(init, X_fit, y_fit, d, rs, encoded)
+    path_settings = PathSettings(ObliqueSolver(node_tol=node_tol), TAOSettings(max_iter, tol))
+    p = run_path(PathData(X_fit, y_fit, encoded, X_val, y_val), path_start, check_Cs(None), path_settings)
     sec = time.perf_counter() - t0
     if cache:
         os.makedirs(cache, exist_ok=True)
@@ -104,7 +109,7 @@ if __name__ == '__main__':
     for seed in [int(s) for s in a.seeds.split(',')]:
         Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.3, stratify=y, random_state=seed)
         classes, ytr_enc = np.unique(ytr, return_inverse=True)
-        X_all, X_val, y_all, y_val, _, _ = _validation_split(Xtr, ytr_enc, 0.2, seed)
+        X_all, X_val, y_all, y_val, _, _ = validation_split(Xtr, ytr_enc, 0.2, seed)
         starts = [parse_start(s, seed) for s in a.starts.split(',')]
         yte_enc = np.searchsorted(classes, yte)
         for frac in [float(f) for f in a.fit_fractions.split(',')]:
@@ -115,17 +120,19 @@ if __name__ == '__main__':
             paths, tests, ratios = [], [], []
             for st in starts:
                 data = (X_fit, y_fit, X_val, y_val, classes)
-                p, sec = run_path(data, st, settings, a.dataset, seed, a.cache, frac)
+                p, sec = fit_path(data, st, settings, a.dataset, seed, a.cache, frac)
                 paths.append(p); tests.append(show(p, label(st, seed), sec, Xte, yte_enc, a.brief))
                 if a.against_default and settings != DEFAULT:
-                    q = run_path(data, st, DEFAULT, a.dataset, seed, a.cache, frac)[0]
+                    q = fit_path(data, st, DEFAULT, a.dataset, seed, a.cache, frac)[0]
                     ratio = p['E'] / q['E']
                     print(f"    against the default settings' path: E / E per C " + ' '.join(f"{v:.3f}" for v in ratio) +
                           f" (lower at {(ratio < 1).sum()} of {len(ratio)} values of C); sweeps {q['sweeps'].sum()} -> "
                           f"{p['sweeps'].sum()}; training error at the selected C {q['train_error'][q.best_index]:.4f} -> "
                           f"{p['train_error'][p.best_index]:.4f}", flush=True)
                     ratios.append(ratio)
-            k = _best_start(paths); i = paths[k].best_index; r = paths[k].records[i]
+            k = best_start(paths)
+            i = paths[k].best_index
+            r = paths[k].records[i]
             best = max(t.max() for t in tests)
             kb = max(range(len(paths)), key=lambda j: tests[j].max()); ib = int(tests[kb].argmax()); rb = paths[kb].records[ib]
             print(f"  {at} selected: {label(starts[k], seed)} C {paths[k].Cs[i]:.3g}: val {r['val_error']:.4f}, "

@@ -19,8 +19,10 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import train_test_split
 from sklearn.svm import LinearSVC
 
-from tao_nb.estimators import TAOPathClassifier, _validation_split
-from tao_nb.path import _tao_path, _check_Cs
+from tao_nb.estimators import TAOPathClassifier, validation_split
+from tao_nb.path import PathSettings, check_Cs, tao_path
+from tao_nb.solvers.oblique import ObliqueSolver
+from tao_nb.tao import TAOSettings
 from tao_nb.tree import standardizer
 
 
@@ -44,15 +46,17 @@ if __name__ == '__main__':
     for s in [int(v) for v in a.seeds.split(',')]:
         Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.3, stratify=y, random_state=s)
         classes, y_enc = np.unique(ytr, return_inverse=True)
-        Xf, Xv, yf, yv, *_ = _validation_split(Xtr, y_enc, 0.2, s)    # the split TAOPathClassifier makes
+        Xf, Xv, yf, yv, *_ = validation_split(Xtr, y_enc, 0.2, s)    # the split TAOPathClassifier makes
         lin, Clin = linear(Xf, yf, Xv, yv, Xte, yte, classes)
         row = [lin]; msg = f"MNIST-5k seed {s}: linear L1-SVM {lin:.4f} (C {Clin:.3g})"
         if not a.skip_tao:
             t0 = time.perf_counter(); m = TAOPathClassifier(random_state=s).fit(Xtr, ytr); t_fit = time.perf_counter() - t0
             (init, depth), k = m.start_, m.path_.best_index
             t0 = time.perf_counter()
-            p = _tao_path(Xtr, y_enc, Xtr, ytr, classes, _check_Cs(None)[:k + 1], init, depth, 'svm', 'liblinear', 14, 5e-3,
-                          0.5, 1e-2, 1000, True, None, s, False)
+            # the default fit's settings; all training data fits and "validates": the tree at C index k is read
+            settings = PathSettings(ObliqueSolver(node_tol=1e-2), TAOSettings(max_iter=14, tol=5e-3))
+            p = tao_path(Xtr, ytr, check_Cs(None)[:k + 1], validation=(Xtr, ytr), init=init, max_depth=depth,
+                         settings=settings, random_state=s)
             refit = p.score(Xte, yte, k)
             row += [m.score(Xte, yte), refit]
             msg += (f"; TAOPathClassifier {m.score(Xte, yte):.4f} (start {m.start_}, C {m.C_:.3g}, {t_fit:.0f} s); "

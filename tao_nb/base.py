@@ -39,7 +39,8 @@ class Interval(NamedTuple):
     def __str__(self):
         what = 'integer' if self.kind is numbers.Integral else 'number'
         lo = '' if self.low is None else f" {'>=' if self.closed in ('both', 'left') else '>'} {self.low}"
-        hi = '' if self.high is None else f"{' and' if lo else ''} {'<=' if self.closed in ('both', 'right') else '<'} {self.high}"
+        upper = '<=' if self.closed in ('both', 'right') else '<'
+        hi = '' if self.high is None else f"{' and' if lo else ''} {upper} {self.high}"
         return f"a finite {what}{lo}{hi}"
 
 # %% ../nbs/01_base.ipynb #80b5115e
@@ -78,8 +79,10 @@ def check_params(estimator,         # an estimator with a `parameter_constraints
 
 # %% ../nbs/01_base.ipynb #195ad1f1
 def check_param(name, value, kind=numbers.Real, low=None, high=None, low_inclusive=True, high_inclusive=True):
-    "Raise a clear `ValueError` unless `value` is a finite `kind` number in the given range (bools are refused)."
-    closed = {(True, True): 'both', (True, False): 'left', (False, True): 'right'}.get((low_inclusive, high_inclusive), 'neither')
+    """Raise a clear `ValueError` unless `value` is a finite `kind` number in the given range (bools are
+    refused)."""
+    ends = {(True, True): 'both', (True, False): 'left', (False, True): 'right'}
+    closed = ends.get((low_inclusive, high_inclusive), 'neither')
     check_value(name, value, [Interval(kind, low, high, closed)])
 
 def check_choice(name, value, options):
@@ -88,12 +91,15 @@ def check_choice(name, value, options):
 
 # %% ../nbs/01_base.ipynb #56baea5d
 def validate_classification_data(estimator, X, y, dtype=np.float64):
-    "(X as `dtype`, classes, encoded labels), with scikit-learn's checks and a clear error unless y has two or more classes."
-    X, y = validate_data(estimator, X, y, dtype=dtype)     # a tuple of dtypes keeps X as it is when its type is one of them
+    """(X as `dtype`, classes, encoded labels), with scikit-learn's checks and a clear error unless y has two
+    or more classes."""
+    # a tuple of dtypes keeps X as it is when its type is one of them
+    X, y = validate_data(estimator, X, y, dtype=dtype)
     check_classification_targets(y)
     classes, y_enc = np.unique(y, return_inverse=True)
     if len(classes) < 2:
-        raise ValueError(f"{type(estimator).__name__} needs at least two classes in y; got one class: {classes}")
+        raise ValueError(f"{type(estimator).__name__} needs at least two classes in y; "
+                         f"got one class: {classes}")
     return X, classes, y_enc
 
 # %% ../nbs/01_base.ipynb #95eddf08
@@ -101,7 +107,8 @@ def fit_weights(X, y,               # validated inputs; targets (encoded labels 
                 sample_weight=None, # per-row weights (None: all 1)
                 class_weight=None,  # classifiers: None, a dict label -> weight, or 'balanced'
                 classes=None):      # classifiers: the labels that `y` encodes
-    "(X, y, classes, weights) of a weighted fit: rows of weight 0 dropped, labels re-encoded if a class went; weights None when all are 1."
+    """(X, y, classes, weights) of a weighted fit: rows of weight 0 dropped, labels re-encoded if a class
+    went; weights None when all are 1."""
     if sample_weight is None and class_weight is None: return X, y, classes, None
     sw = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True, copy=True)
     if class_weight is not None: sw = sw * compute_sample_weight(class_weight, classes[y])
@@ -117,13 +124,15 @@ def fit_weights(X, y,               # validated inputs; targets (encoded labels 
 
 # %% ../nbs/01_base.ipynb #299e2c0d
 def _raw_thresholds(tree, Z, X):
-    "`tree` (axis-aligned, grown on Z) with each threshold the midpoint, in X's units, of the training values it separates."
+    """`tree` (axis-aligned, grown on Z) with each threshold the midpoint, in X's units, of the training
+    values it separates."""
     a, f32 = np.abs(X), np.finfo(np.float32)
     in_range = ((a == 0) | ((a >= f32.tiny) & (a <= f32.max))).all()
     Xc = X.astype(np.float32).astype(np.float64) if in_range else X   # scikit-learn compares float32 inputs
     paths = tree.decision_paths(Z)
     for d in range(tree.max_depth):
-        at = np.flatnonzero(paths[:, d] >= 0); nodes = paths[at, d]
+        at = np.flatnonzero(paths[:, d] >= 0)
+        nodes = paths[at, d]
         for node, pos in group_positions(nodes):
             if tree.is_leaf[node]: continue
             f, rows = tree.feature[node], at[pos]
@@ -154,7 +163,8 @@ def _grown_tree(init, X, Y, max_depth, random_state, classes, oblique, sample_we
         mu, sd = standardizer(X, sample_weight)
         Z = (X - mu) / sd
         cart = Cart(max_depth=max_depth, random_state=random_state).fit(Z, Y, sample_weight=sample_weight)
-        rows = slice(None) if sample_weight is None else np.asarray(sample_weight) > 0   # rows of weight 0 place no threshold
+        # rows of weight 0 place no threshold
+        rows = slice(None) if sample_weight is None else np.asarray(sample_weight) > 0
         return _raw_thresholds(Tree.from_sklearn(cart), Z[rows], X[rows])
     n_values = len(classes) if classes is not None else Y.shape[1]
     check_complete_tree_size(max_depth, (X.shape[1] if oblique else 0) + n_values + 4, "init='random'",
@@ -172,12 +182,14 @@ def _given_tree(init, classes):
     if classes is not None:
         init_classes = getattr(init, 'classes_', None)
         if init_classes is None or not np.array_equal(np.asarray(init_classes), classes):
-            raise ValueError(f"the init estimator was fitted on classes {init_classes}, but y has classes {classes}")
+            raise ValueError(f"the init estimator was fitted on classes {init_classes}, "
+                             f"but y has classes {classes}")
     return tree
 
 # %% ../nbs/01_base.ipynb #3b5157a9
 def initial_tree(init,               # 'cart', 'random', a `Tree`, or a fitted estimator with a `tree_`
-                 X, Y,               # training inputs; encoded labels (classification) or (N, n_outputs) responses
+                 # training inputs; encoded labels (classification) or (N, n_outputs) responses
+                 X, Y,
                  max_depth,          # depth of a grown start ('cart' or 'random')
                  random_state=None,  # seed of the grown start
                  classes=None,       # the class labels (classification) or None (regression)
@@ -188,12 +200,15 @@ def initial_tree(init,               # 'cart', 'random', a `Tree`, or a fitted e
         check_choice('init', init, ('cart', 'random'))
         tree = _grown_tree(init, X, Y, max_depth, random_state, classes, oblique, sample_weight)
     elif isinstance(init, Tree) or hasattr(init, 'tree_'): tree = _given_tree(init, classes)
-    else: raise ValueError(f"init must be 'cart', 'random', a Tree or a fitted tree estimator; got {type(init)}")
+    else:
+        raise ValueError(f"init must be 'cart', 'random', a Tree or a fitted tree estimator; "
+                         f"got {type(init)}")
     n_values = len(classes) if classes is not None else Y.shape[1]
     if tree.n_features != X.shape[1]:
         raise ValueError(f"the initial tree expects {tree.n_features} features, but X has {X.shape[1]}")
     if tree.n_values != n_values:
-        raise ValueError(f"the initial tree predicts {tree.n_values} values per point, but y needs {n_values}")
+        raise ValueError(f"the initial tree predicts {tree.n_values} values per point, "
+                         f"but y needs {n_values}")
     return tree
 
 # %% ../nbs/01_base.ipynb #d26968cf
@@ -211,7 +226,8 @@ class TreePredictorMixin:
 class TreeClassifierMixin(ClassifierMixin, TreePredictorMixin):
     "Class probabilities and labels from the leaf each row reaches."
     def predict_proba(self, X):
-        "Class probabilities stored at the leaf each row reaches (for TAO: class frequencies of its training points)."
+        """Class probabilities stored at the leaf each row reaches (for TAO: class frequencies of its training
+        points)."""
         X = self._validated(X)
         return self.tree_.predict_value(X)
 
@@ -223,13 +239,17 @@ class TreeClassifierMixin(ClassifierMixin, TreePredictorMixin):
 # %% ../nbs/01_base.ipynb #1b9ea4c7
 def feature_importances(tree:Tree,  # a fitted tree
                         X,          # the inputs to weigh nodes by (the training inputs)
-                        scale=None, # per-feature scale of an oblique tree's inputs (its weights are compared as w * scale)
+                        # per-feature scale of an oblique tree's inputs (its weights are compared as w *
+                        # scale)
+                        scale=None,
                         sample_weight=None): # per-point weights (N_i and N are then sums of weights)
-    "Share of routing each feature carries: sum over decision nodes of (N_i/N) |w_id| / ||w_i||_1, normalized to 1."
+    """Share of routing each feature carries: sum over decision nodes of (N_i/N) |w_id| / ||w_i||_1,
+    normalized to 1."""
     paths = tree.decision_paths(X)
     sw = np.ones(len(X)) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
     reach = paths >= 0
-    counts = np.bincount(paths[reach], weights=np.broadcast_to(sw[:, None], paths.shape)[reach], minlength=tree.n_nodes)   # N_i
+    point_weights = np.broadcast_to(sw[:, None], paths.shape)[reach]
+    counts = np.bincount(paths[reach], weights=point_weights, minlength=tree.n_nodes)   # N_i
     inner = np.flatnonzero(~tree.is_leaf)
     W = np.abs(tree.to_oblique().W[inner]) * (1.0 if scale is None else np.asarray(scale))
     norms = W.sum(1, keepdims=True)
@@ -251,7 +271,7 @@ def _comments(cls):
     return out
 
 def _type_of(allowed):
-    "A parameter's type for numpydoc, from its constraints: 'int >= 1', \"{'axis', 'oblique'}\", 'bool or None'."
+    "A parameter's type for numpydoc from its constraints, e.g. 'int >= 1' or \"{'axis', 'oblique'}\"."
     def one(a):
         if a is None: return 'None'
         if isinstance(a, type): return a.__name__
@@ -261,7 +281,8 @@ def _type_of(allowed):
 
 def numpydoc_sections(attributes=None,  # fitted attribute name -> description
                       examples=None):   # doctest lines for an Examples section (run by tests/test_docs.py)
-    "Class decorator: numpydoc Parameters (typed from `parameter_constraints`, described by `__init__`'s inline comments), Attributes and Examples sections."
+    """Class decorator: numpydoc Parameters (typed from `parameter_constraints`, described by `__init__`'s
+    inline comments), Attributes and Examples sections."""
     def decorate(cls):
         docs, params = _comments(cls), inspect.signature(cls.__init__).parameters
         types = getattr(cls, 'parameter_constraints', {})

@@ -6,6 +6,7 @@
 __all__ = ['TAOClassifier', 'TAORegressor', 'validation_split', 'path_starts', 'best_start', 'TAOPathClassifier']
 
 # %% ../nbs/14_estimators.ipynb #857b395b
+import dataclasses
 import numbers
 import warnings
 import numpy as np
@@ -18,7 +19,8 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import validate_data
 from .tree import Tree, unstandardize_tree
 from .base import (Interval, Options, check_params, validate_classification_data, initial_tree,
-                         numpydoc_sections, feature_importances, fit_weights, TreePredictorMixin, TreeClassifierMixin)
+                         numpydoc_sections, feature_importances, fit_weights, TreePredictorMixin,
+                         TreeClassifierMixin)
 from .reduced import ZERO_ONE, SQUARED
 from .solvers.axis import best_axis_split
 from .solvers.oblique import ObliqueSolver, SURROGATES, check_solver_options
@@ -28,7 +30,8 @@ from .oblique_fit import oblique_start, oblique_tao
 from .path import PathSettings, PathData, run_path, check_Cs
 
 # %% ../nbs/14_estimators.ipynb #2c99bd7c
-_INIT = [Options(('cart', 'random', 'oblique')), Tree, BaseEstimator]   # a string, a `Tree` or a fitted tree estimator
+# a string, a `Tree` or a fitted tree estimator
+_INIT = [Options(('cart', 'random', 'oblique')), Tree, BaseEstimator]
 _COMMON = {'max_iter': [Interval(numbers.Integral, 0)], 'tol': [Interval(numbers.Real, 0)],
            'node_tol': [Interval(numbers.Real, 0, closed='neither')],
            'solver': [Options(('liblinear', 'cvxpy'))], 'surrogate': [Options(tuple(SURROGATES))],
@@ -36,8 +39,9 @@ _COMMON = {'max_iter': [Interval(numbers.Integral, 0)], 'tol': [Interval(numbers
            'random_state': [None, Interval(numbers.Integral, 0), np.random.RandomState]}
 _CLASS_WEIGHT = [None, dict, Options(('balanced',))]
 _PATH_CONSTRAINTS = {**_COMMON, 'Cs': [None, list, tuple, np.ndarray], 'inits': [*_INIT, list, tuple],
-                     'max_depths': [Interval(numbers.Integral, 1), list, tuple], 'se': [Interval(numbers.Real, 0)],
-                     'validation_fraction': [Interval(numbers.Real, 0, 1, 'left')], 'monotone_nonzeros': [bool],
+                     'max_depths': [Interval(numbers.Integral, 1), list, tuple],
+                     'se': [Interval(numbers.Real, 0)], 'monotone_nonzeros': [bool],
+                     'validation_fraction': [Interval(numbers.Real, 0, 1, 'left')],
                      'class_weight': _CLASS_WEIGHT, 'verbose': [bool]}
 
 # %% ../nbs/14_estimators.ipynb #66be26aa
@@ -49,19 +53,24 @@ class _BaseTAO(TreePredictorMixin, BaseEstimator):
 
     def __init__(self,
                  max_depth=8,       # depth of the initial tree ('cart', 'random' or 'oblique' init)
-                 init='cart',       # 'cart', 'random', 'oblique' (oblique CART), a fitted tree estimator, or a `Tree`
+                 # 'cart', 'random', 'oblique' (oblique CART), a fitted tree estimator, or a `Tree`
+                 init='cart',
                  split_type='axis', # 'axis' (exact axis-aligned splits) or 'oblique' (sparse oblique splits)
-                 C=1.0,             # oblique splits: lambda = 1/C in E = loss + lambda sum ||w_i||_1 (standardized inputs)
-                 solver='liblinear',# oblique splits: 'liblinear' (fast) or 'cvxpy' (surrogate to a certified gap; slow)
+                 # oblique splits: lambda = 1/C in E = loss + lambda sum ||w_i||_1 (standardized inputs)
+                 C=1.0,
+                 # oblique splits: 'liblinear' (fast) or 'cvxpy' (surrogate to a certified gap; slow)
+                 solver='liblinear',
                  surrogate='svm',   # oblique splits: a name in `SURROGATES` ('svm': L1 squared-hinge SVM; 09)
                  node_tol=1e-4,     # oblique splits: liblinear's tolerance at each node (ignored by cvxpy)
                  max_iter=14,       # maximum number of TAO sweeps (the paper: 14)
-                 tol=5e-3,          # stop when the objective decreases by less than this fraction (paper: 0.5%)
+                 # stop when the objective decreases by less than this fraction (paper: 0.5%)
+                 tol=5e-3,
                  prune=True,        # remove dead branches and pure subtrees after the last sweep
                  n_jobs=None,       # joblib workers for the nodes of one depth level
                  random_state=None):# seed for a grown initial tree
         self.max_depth, self.init, self.max_iter, self.tol = max_depth, init, max_iter, tol
-        self.split_type, self.C, self.solver, self.surrogate, self.node_tol = split_type, C, solver, surrogate, node_tol
+        self.split_type, self.C, self.solver, self.surrogate = split_type, C, solver, surrogate
+        self.node_tol = node_tol
         self.prune, self.n_jobs, self.random_state = prune, n_jobs, random_state
 
     def _settings(self):
@@ -76,7 +85,8 @@ class _BaseTAO(TreePredictorMixin, BaseEstimator):
 # %% ../nbs/14_estimators.ipynb #fbfdb611
 @patch
 def _fit_tree(self:_BaseTAO, settings, X, Y, classes=None, sample_weight=None):
-    "Initial tree, TAO, pruning; sets `initial_tree_`, `tree_`, `history_`, `n_iter_` (and `x_mean_`, `x_scale_` if oblique)."
+    """Initial tree, TAO, pruning; sets `initial_tree_`, `tree_`, `history_`, `n_iter_` (and `x_mean_`,
+    `x_scale_` if oblique)."""
     loss = ZERO_ONE if classes is not None else SQUARED
     loop, node_solver = settings
     sw, rs = sample_weight, self.random_state
@@ -102,12 +112,13 @@ def _fit_tree(self:_BaseTAO, settings, X, Y, classes=None, sample_weight=None):
     return self
 
 # %% ../nbs/14_estimators.ipynb #1aac2d81
-_TAO_ATTRIBUTES = {'tree_': 'the optimized `Tree` on raw inputs', 'initial_tree_': 'the tree TAO started from',
-                   'history_': 'training objective of the initial tree and after each sweep (never increases)',
-                   'n_iter_': 'number of TAO sweeps',
-                   'x_mean_, x_scale_': 'oblique splits: the standardization z = (x - x_mean_) / x_scale_ TAO ran in',
-                   'feature_importances_': 'share of routing each feature carries (`feature_importances`, 01_base)',
-                   'n_features_in_, feature_names_in_': "scikit-learn's record of the inputs"}
+_TAO_ATTRIBUTES = {
+    'tree_': 'the optimized `Tree` on raw inputs', 'initial_tree_': 'the tree TAO started from',
+    'history_': 'training objective of the initial tree and after each sweep (never increases)',
+    'n_iter_': 'number of TAO sweeps',
+    'x_mean_, x_scale_': 'oblique splits: the standardization z = (x - x_mean_) / x_scale_ TAO ran in',
+    'feature_importances_': 'share of routing each feature carries (`feature_importances`, 01_base)',
+    'n_features_in_, feature_names_in_': "scikit-learn's record of the inputs"}
 
 # %% ../nbs/14_estimators.ipynb #18e8ee0e
 @numpydoc_sections({'classes_': 'the class labels', **_TAO_ATTRIBUTES}, examples="""
@@ -123,15 +134,18 @@ class TAOClassifier(TreeClassifierMixin, _BaseTAO):
     "Classification tree optimized by Tree Alternating Optimization (Carreira-Perpiñán & Tavallali, 2018)."
     parameter_constraints = {**_BaseTAO.parameter_constraints, 'class_weight': _CLASS_WEIGHT}
 
-    def __init__(self, max_depth=8, init='cart', split_type='axis', C=1.0, solver='liblinear', surrogate='svm',
-                 node_tol=1e-4, max_iter=14, tol=5e-3, prune=True, n_jobs=None, random_state=None,
-                 class_weight=None):  # None, a dict label -> weight, or 'balanced': multiplies `fit`'s sample_weight
-        super().__init__(max_depth, init, split_type, C, solver, surrogate, node_tol, max_iter, tol, prune, n_jobs,
-                         random_state)
+    def __init__(self, max_depth=8, init='cart', split_type='axis', C=1.0, solver='liblinear',
+                 surrogate='svm', node_tol=1e-4, max_iter=14, tol=5e-3, prune=True, n_jobs=None,
+                 random_state=None,
+                 # None, a dict label -> weight, or 'balanced': multiplies `fit`'s sample_weight
+                 class_weight=None):
+        super().__init__(max_depth, init, split_type, C, solver, surrogate, node_tol, max_iter, tol, prune,
+                         n_jobs, random_state)
         self.class_weight = class_weight
 
     def fit(self, X, y, sample_weight=None):
-        "Grow or take the initial tree, optimize its 0/1 loss (weighted by `sample_weight` times `class_weight`) by TAO, prune it."
+        """Grow or take the initial tree, optimize its 0/1 loss (weighted by `sample_weight` times
+        `class_weight`) by TAO, prune it."""
         settings = self._settings()
         X, classes, y_enc = validate_classification_data(self, X, y)
         X, y_enc, self.classes_, sw = fit_weights(X, y_enc, sample_weight, self.class_weight, classes)
@@ -147,11 +161,13 @@ class TAOClassifier(TreeClassifierMixin, _BaseTAO):
 class TAORegressor(RegressorMixin, _BaseTAO):
     "(Multi-response) regression tree optimized by TAO on the squared error; leaves predict means."
     def fit(self, X, y, sample_weight=None):
-        "Grow or take the initial tree, optimize its (`sample_weight`-weighted) squared error by TAO, prune it."
+        """Grow or take the initial tree, optimize its (`sample_weight`-weighted) squared error by TAO, prune
+        it."""
         settings = self._settings()
         X, y = validate_data(self, X, y, dtype=np.float64, multi_output=True, y_numeric=True)
         y = np.asarray(y, dtype=np.float64)
-        self._y_1d = y.ndim == 1 or y.shape[1] == 1   # as scikit-learn's regressors: (n, 1) targets predict (n,)
+        # as scikit-learn's regressors: (n, 1) targets predict (n,)
+        self._y_1d = y.ndim == 1 or y.shape[1] == 1
         X, Y, _, sw = fit_weights(X, y.reshape(len(y), -1), sample_weight)
         return self._fit_tree(settings, X, Y, None, sw)
 
@@ -168,14 +184,16 @@ class TAORegressor(RegressorMixin, _BaseTAO):
 
 # %% ../nbs/14_estimators.ipynb #b47fab98
 def validation_split(X, y, fraction, seed, sample_weight=None):
-    "(X_fit, X_val, y_fit, y_val, w_fit, w_val): a stratified split (weights go with their rows), or the training data twice when a class is too small to hold out."
+    """(X_fit, X_val, y_fit, y_val, w_fit, w_val): a stratified split (weights go with their rows), or the
+    training data twice when a class is too small to hold out."""
     counts = np.bincount(y)
     n_val = int(np.ceil(fraction * len(y)))
     if fraction > 0 and counts.min() >= 2 and len(counts) <= n_val <= len(y) - len(counts):
-        if sample_weight is None: return (*train_test_split(X, y, test_size=fraction, stratify=y, random_state=seed), None, None)
+        if sample_weight is None:
+            return (*train_test_split(X, y, test_size=fraction, stratify=y, random_state=seed), None, None)
         return train_test_split(X, y, sample_weight, test_size=fraction, stratify=y, random_state=seed)
-    warnings.warn(f"a class has {counts.min()} training point(s) (or validation_fraction={fraction} leaves too few points "
-                  "to stratify): C is selected on the training data itself", UserWarning)
+    warnings.warn(f"a class has {counts.min()} training point(s) (or validation_fraction={fraction} leaves "
+                  "too few points to stratify): C is selected on the training data itself", UserWarning)
     return X, X, y, y, sample_weight, sample_weight
 
 # %% ../nbs/14_estimators.ipynb #0aa3bee5
@@ -186,16 +204,19 @@ def path_starts(inits, max_depths):
     return [(i, d) for i in inits for d in (depths if isinstance(i, str) else depths[:1])]
 
 def best_start(paths):
-    "Index of the path whose selected tree has the lowest validation error (then fewest nonzeros, then first)."
+    """Index of the path whose selected tree has the lowest validation error (then fewest nonzeros, then
+    first)."""
     def key(k):
         r = paths[k].records[paths[k].best_index]
         return r['val_error'], r['nonzeros'], k
     return min(range(len(paths)), key=key)
 
 # %% ../nbs/14_estimators.ipynb #1c765cac
-@numpydoc_sections({'tree_': 'the selected tree (on raw inputs)', 'C_': 'its value of C', 'path_': 'the whole `TAOPath`',
-                    'n_iter_': 'TAO sweeps along every path', 'classes_': 'the class labels',
-                    'paths_': 'the path of every start', 'feature_importances_': 'see `feature_importances` (01_base)', 'start_': '(init, depth) of the selected start',
+@numpydoc_sections({'tree_': 'the selected tree (on raw inputs)', 'C_': 'its value of C',
+                    'path_': 'the whole `TAOPath`', 'n_iter_': 'TAO sweeps along every path',
+                    'classes_': 'the class labels', 'paths_': 'the path of every start',
+                    'feature_importances_': 'see `feature_importances` (01_base)',
+                    'start_': '(init, depth) of the selected start',
                     'n_features_in_, feature_names_in_': "scikit-learn's record of the inputs"}, examples='''
 >>> from sklearn.datasets import load_iris
 >>> X, y = load_iris(return_X_y=True)
@@ -204,31 +225,37 @@ def best_start(paths):
 (('cart', 3), 0.1, 0.967)
 ''')
 class TAOPathClassifier(TreeClassifierMixin, BaseEstimator):
-    """Sparse oblique TAO tree whose start and C are chosen along regularization paths (`tao_path`) on validation data
-    carved from the training data.
+    """Sparse oblique TAO tree whose start and C are chosen along regularization paths (`tao_path`) on
+    validation data carved from the training data.
 
-    By default four paths run, from CART and from oblique CART (`10_oblique_cart`) starts of depths 8 and 12, and the
-    start with the lowest validation error wins: about four single paths plus two oblique CART fits, run in parallel
-    over `n_jobs`. `python benchmarks/bench_path_starts.py` prints its cost and accuracy against the single CART
-    depth-8 path (`inits='cart', max_depths=8`), which remains one argument away."""
+    By default four paths run, from CART and from oblique CART (`10_oblique_cart`) starts of depths 8 and 12,
+    and the start with the lowest validation error wins: about four single paths plus two oblique CART fits,
+    run in parallel over `n_jobs`. `python benchmarks/bench_path_starts.py` prints its cost and accuracy
+    against the single CART depth-8 path (`inits='cart', max_depths=8`), which remains one argument away."""
     parameter_constraints = _PATH_CONSTRAINTS
 
     def __init__(self,
                  Cs=None,                 # values of C, decreasing (default: 8 from 10 to 10**-1.5)
-                 max_depths=(8, 12),      # depths of the initial trees (one path per init and depth), or one depth
-                 inits=('cart', 'oblique'),# 'cart', 'random', 'oblique' (oblique CART), a fitted tree estimator, a `Tree`, or a list
+                 # depths of the initial trees (one path per init and depth), or one depth
+                 max_depths=(8, 12),
+                 # 'cart', 'random', 'oblique' (oblique CART), a fitted tree estimator, a `Tree`, or a list
+                 inits=('cart', 'oblique'),
                  solver='liblinear',      # node solver: 'liblinear' or 'cvxpy'
                  surrogate='svm',         # node surrogate: 'svm', 'logistic' ('hinge' with cvxpy)
                  validation_fraction=0.2, # stratified share of the training data used to choose C
                  se=0.5,                  # near-tie width (standard errors) for preferring the sparser tree
                  monotone_nonzeros=True,  # nonzeros and splits non-increasing along the path
-                 node_tol=1e-2,           # liblinear's tolerance at each node (LIBLINEAR's own default for L1 problems)
+                 # liblinear's tolerance at each node (LIBLINEAR's own default for L1 problems)
+                 node_tol=1e-2,
                  max_iter=14, tol=5e-3,   # TAO sweeps per C and relative stopping tolerance on E
                  n_jobs=None,             # joblib workers for the nodes of one depth level
                  random_state=None,       # seed of the validation split and of CART / random initialization
-                 class_weight=None,       # None, a dict label -> weight, or 'balanced': multiplies `fit`'s sample_weight
-                 verbose=False):          # show progress (`tqdm.auto`): one bar over the starts, one over C in each path
-        self.Cs, self.max_depths, self.inits, self.solver, self.surrogate = Cs, max_depths, inits, solver, surrogate
+                 # None, a dict label -> weight, or 'balanced': multiplies `fit`'s sample_weight
+                 class_weight=None,
+                 # show progress (`tqdm.auto`): one bar over the starts, one over C in each path
+                 verbose=False):
+        self.Cs, self.max_depths, self.inits = Cs, max_depths, inits
+        self.solver, self.surrogate = solver, surrogate
         self.validation_fraction, self.se, self.monotone_nonzeros = validation_fraction, se, monotone_nonzeros
         self.node_tol = node_tol
         self.max_iter, self.tol, self.n_jobs, self.random_state = max_iter, tol, n_jobs, random_state
@@ -245,7 +272,8 @@ def _settings(self:TAOPathClassifier):
         raise ValueError("inits and max_depths, when lists, must not be empty")
     bad = [d for d in depths if not Interval(numbers.Integral, 1).accepts(d)]
     if bad: raise ValueError(f"max_depths must be integers >= 1; got {bad[0]!r}")
-    node_solver = ObliqueSolver(surrogate=str(self.surrogate), solver=str(self.solver), node_tol=self.node_tol)
+    node_solver = ObliqueSolver(surrogate=str(self.surrogate), solver=str(self.solver),
+                                node_tol=self.node_tol)
     return PathSettings(node_solver, TAOSettings(self.max_iter, self.tol), self.se, self.monotone_nonzeros)
 
 # %% ../nbs/14_estimators.ipynb #8b2bf4b3
@@ -261,7 +289,8 @@ def _path_from(data:PathData, init, depth, seed, Cs, settings:PathSettings):
 def _run_paths(self:TAOPathClassifier, jobs):
     "The `TAOPath` of every start: one per worker when `n_jobs` asks for several, else one after the other."
     with tqdm(total=len(jobs), desc='TAOPathClassifier: starts', disable=not self.verbose) as bar:
-        if len(jobs) > 1 and self.n_jobs not in (None, 1):     # one path per worker; the bar counts finished paths
+        # one path per worker; the bar counts finished paths
+        if len(jobs) > 1 and self.n_jobs not in (None, 1):
             done = {}
             tasks = (delayed(_indexed)(k, _path_from, *job) for k, job in enumerate(jobs))
             for k, path in Parallel(n_jobs=self.n_jobs, return_as='generator_unordered')(tasks):
@@ -272,7 +301,7 @@ def _run_paths(self:TAOPathClassifier, jobs):
         for *job, settings in jobs:        # one after the other: the nodes of a level in parallel
             inner = {'leave': False} if self.verbose else False
             loop = TAOSettings(settings.loop.max_iter, settings.loop.tol, self.n_jobs)
-            serial = PathSettings(settings.node_solver, loop, settings.se, settings.monotone_nonzeros, verbose=inner)
+            serial = dataclasses.replace(settings, loop=loop, verbose=inner)
             paths.append(_path_from(*job, serial))
             bar.update()
         return paths
@@ -280,7 +309,8 @@ def _run_paths(self:TAOPathClassifier, jobs):
 # %% ../nbs/14_estimators.ipynb #5b7f2818
 @patch
 def fit(self:TAOPathClassifier, X, y, sample_weight=None):
-    "Run the paths on a part of (X, y), choose the start and C on the rest (errors weighted by `sample_weight` times `class_weight`), keep that tree."
+    """Run the paths on a part of (X, y), choose the start and C on the rest (errors weighted by
+    `sample_weight` times `class_weight`), keep that tree."""
     settings = self._settings()
     X, classes, y_enc = validate_classification_data(self, X, y)
     X, y_enc, self.classes_, sw = fit_weights(X, y_enc, sample_weight, self.class_weight, classes)
@@ -290,12 +320,14 @@ def fit(self:TAOPathClassifier, X, y, sample_weight=None):
     data = PathData(X_fit, y_fit, np.arange(len(self.classes_)), X_val, y_val, w_fit, w_val)
     starts, Cs, jobs = path_starts(self.inits, self.max_depths), check_Cs(self.Cs), []
     for init, depth in starts:
-        given = init if isinstance(init, str) else initial_tree(init, X, y_enc, depth, seed, self.classes_, True)
-        jobs.append((data, given, depth, seed, Cs, settings))
+        if not isinstance(init, str):   # a given tree: checked and copied once, on the whole training set
+            init = initial_tree(init, X, y_enc, depth, seed, self.classes_, True)
+        jobs.append((data, init, depth, seed, Cs, settings))
     self.paths_ = self._run_paths(jobs)
     k = best_start(self.paths_)
     self.path_, self.start_ = self.paths_[k], starts[k]
     self.tree_, self.C_ = self.path_.best_tree, self.path_.best_C
     self.feature_importances_ = feature_importances(self.tree_, X, self.path_.x_scale_, sw)
-    self.n_iter_ = int(sum(r['sweeps'] for p in self.paths_ for r in p.records))   # TAO sweeps along every path
+    # TAO sweeps along every path
+    self.n_iter_ = int(sum(r['sweeps'] for p in self.paths_ for r in p.records))
     return self

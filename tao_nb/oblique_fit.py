@@ -24,7 +24,8 @@ class Start(NamedTuple):
     Z: np.ndarray
     tree: Tree
 
-def oblique_start(init,               # 'cart', 'random', 'oblique', a `Tree` or a fitted tree estimator (raw inputs)
+# 'cart', 'random', 'oblique', a `Tree` or a fitted tree estimator (raw inputs)
+def oblique_start(init,
                   X, Y,               # raw training inputs; encoded labels or (N, n_outputs) responses
                   max_depth,          # depth of a grown start
                   random_state=None,  # seed of a grown start
@@ -39,7 +40,8 @@ def oblique_start(init,               # 'cart', 'random', 'oblique', a `Tree` or
                             criterion=criterion, random_state=random_state, sample_weight=sample_weight)
         return Start(mu, sd, Z, tree)
     if isinstance(init, str):   # grown on Z: a CART tree on Z makes the same splits as on X
-        tree = initial_tree(init, Z, Y, max_depth, random_state, classes, oblique=True, sample_weight=sample_weight)
+        tree = initial_tree(init, Z, Y, max_depth, random_state, classes, oblique=True,
+                            sample_weight=sample_weight)
         return Start(mu, sd, Z, tree if tree.is_oblique else tree.to_oblique())
     raw = initial_tree(init, X, Y, max_depth, random_state, classes, oblique=True)
     return Start(mu, sd, Z, standardize_tree(raw, mu, sd))
@@ -51,7 +53,8 @@ def at_surrogate_scale(tree:Tree,              # an oblique tree on standardized
                        loss:Loss=ZERO_ONE,     # per-point loss and leaf model
                        n_jobs=None,            # joblib workers (or a running pool)
                        sample_weight=None):    # per-point weights (None: all 1)
-    "A copy of the oblique `tree`, same decisions, each decision node at its surrogate scale on its reduced problem."
+    """A copy of the oblique `tree`, same decisions, each decision node at its surrogate scale on its reduced
+    problem."""
     tree = tree.copy()
     run = TAORun(np.asarray(Z, dtype=np.float64), Y, loss, node_solver.rescale, sample_weight, n_jobs)
     tao_sweep(tree, run)

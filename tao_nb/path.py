@@ -53,10 +53,12 @@ class TAOPath:
     def score(self, X, y, i=None): return float((self.predict(X, i) == np.asarray(y)).mean())
     def table(self):
         "The path as printable text, one row per C (the selected one starred)."
-        keys = ['C', 'train_error', 'val_error', 'nonzeros', 'internal', 'leaves', 'mean_path', 'max_path', 'mults', 'sweeps', 'budgeted', 'seconds']
+        keys = ['C', 'train_error', 'val_error', 'nonzeros', 'internal', 'leaves', 'mean_path', 'max_path',
+                'mults', 'sweeps', 'budgeted', 'seconds']
         lines = ['   ' + ' '.join(f"{k:>11}" for k in keys)]
         for i, r in enumerate(self.records):
-            lines.append((' * ' if i == self.best_index else '   ') + ' '.join(f"{r[k]:>11.4g}" for k in keys))
+            mark = ' * ' if i == self.best_index else '   '
+            lines.append(mark + ' '.join(f"{r[k]:>11.4g}" for k in keys))
         return '\n'.join(lines)
     def __repr__(self): return f"TAOPath({len(self.Cs)} values of C, selected C={self.best_C:.4g})"
 
@@ -78,11 +80,14 @@ def check_Cs(Cs):
 @dataclasses.dataclass(frozen=True)
 class PathSettings:
     "How a path runs: the node solver (its C set along the path), the TAO loop, the path's rules, selection."
-    node_solver: ObliqueSolver = ObliqueSolver()  # surrogate, backend, tolerances; C is replaced by each value of Cs
+    # surrogate, backend, tolerances; C is replaced by each value of Cs
+    node_solver: ObliqueSolver = ObliqueSolver()
     loop: TAOSettings = TAOSettings()   # TAO sweeps and relative tolerance per value of C, workers
     se: float = 0.5                     # model selection: near-tie width in standard errors (`select_index`)
-    monotone_nonzeros: bool = True      # refit a tree that gained nonzero weights, no node allowed to gain any
-    rescale: bool = True                # before each run, every node at its surrogate scale (`at_surrogate_scale`)
+    # refit a tree that gained nonzero weights, no node allowed to gain any
+    monotone_nonzeros: bool = True
+    # before each run, every node at its surrogate scale (`at_surrogate_scale`)
+    rescale: bool = True
     verbose: object = False             # a `tqdm.auto` progress bar: bool, or the bar's options as a dict
 
     def __post_init__(self):
@@ -103,7 +108,8 @@ class PathData(NamedTuple):
 # %% ../nbs/12_path.ipynb #5536df9a
 def _path_record(C, raw, hist, budgeted, seconds, data:PathData):
     "The measures of one tree of the path (on raw inputs); errors weighted when weights are given."
-    def err(A, labels, w): return float(np.average(data.classes[raw.predict_value(A).argmax(1)] != labels, weights=w))
+    def err(A, labels, w):
+        return float(np.average(data.classes[raw.predict_value(A).argmax(1)] != labels, weights=w))
     s = raw.sizes(data.X_val)
     return dict(C=float(C), train_error=err(data.X, data.classes[data.y], data.sample_weight),
                 val_error=err(data.X_val, data.y_val, data.val_weight), nonzeros=s['nonzeros'],
@@ -117,7 +123,8 @@ def _run_at(tree, start:Start, data:PathData, node_solver, settings:PathSettings
     if settings.rescale:
         tree = at_surrogate_scale(tree, start.Z, data.y, node_solver, n_jobs=settings.loop.n_jobs,
                                   sample_weight=data.sample_weight)
-    return oblique_tao(tree, start.Z, data.y, node_solver, settings=settings.loop, sample_weight=data.sample_weight)
+    return oblique_tao(tree, start.Z, data.y, node_solver, settings=settings.loop,
+                       sample_weight=data.sample_weight)
 
 # %% ../nbs/12_path.ipynb #36eda123
 def run_path(data:PathData,          # checked training and validation data
@@ -125,7 +132,8 @@ def run_path(data:PathData,          # checked training and validation data
              Cs,                     # values of C, decreasing (`check_Cs`)
              settings:PathSettings,  # node solver, loop, path rules, selection
              label='a given tree'):  # what the progress bar calls the start
-    "The path engine: TAO at each C, warm-started from the previous (pruned) tree; the `TAOPath` with its selection."
+    """The path engine: TAO at each C, warm-started from the previous (pruned) tree; the `TAOPath` with its
+    selection."""
     tree, trees, records, histories = start.tree, [], [], []
     bar_options = settings.verbose if isinstance(settings.verbose, dict) else {}
     bar = tqdm(total=len(Cs), desc=f"path from {label}", disable=not settings.verbose, **bar_options)
@@ -137,25 +145,30 @@ def run_path(data:PathData,          # checked training and validation data
             solver = dataclasses.replace(settings.node_solver, C=float(C), nonzero_budget=False)
             new, hist = _run_at(tree, start, data, solver, run)
             budgeted = bool(settings.monotone_nonzeros and k > 0 and new.nonzeros() > tree.nonzeros())
-            if budgeted: new, hist = _run_at(tree, start, data, dataclasses.replace(solver, nonzero_budget=True), run)
+            if budgeted:
+                new, hist = _run_at(tree, start, data, dataclasses.replace(solver, nonzero_budget=True), run)
             tree, raw = new, unstandardize_tree(new, start.x_mean, start.x_scale)
             records.append(_path_record(C, raw, hist, budgeted, time.perf_counter() - t0, data))
             trees.append(raw)
             histories.append(hist)
             bar.update()
     n_val = len(data.y_val) if data.val_weight is None else float(np.sum(data.val_weight))
-    best = select_index([r['val_error'] for r in records], [r['nonzeros'] for r in records], n_val, settings.se)
+    errors, nonzeros = [r['val_error'] for r in records], [r['nonzeros'] for r in records]
+    best = select_index(errors, nonzeros, n_val, settings.se)
     return TAOPath(Cs, trees, records, histories, best, data.classes, start.x_mean, start.x_scale)
 
 # %% ../nbs/12_path.ipynb #802b0c6f
 def tao_path(X, y,               # training inputs and labels
-             Cs=None,            # values of C, decreasing (lambda = 1/C increases); default 8 from 10 to 10**-1.5
+             # values of C, decreasing (lambda = 1/C increases); default 8 from 10 to 10**-1.5
+             Cs=None,
              validation=0.2,     # a stratified fraction of (X, y) held out, or the pair (X_val, y_val)
-             init='cart',        # 'cart', 'random' (oblique), 'oblique' (oblique CART), or a `Tree` on raw inputs
+             # 'cart', 'random' (oblique), 'oblique' (oblique CART), or a `Tree` on raw inputs
+             init='cart',
              max_depth=8,        # depth of a grown start
              settings=None,      # a `PathSettings` (default: `PathSettings()`)
              random_state=None): # seed of the validation split and of a grown start
-    "Sparse oblique TAO trees along a decreasing sequence of C, each warm-started from the previous (pruned) one."
+    """Sparse oblique TAO trees along a decreasing sequence of C, each warm-started from the previous (pruned)
+    one."""
     X, y = check_X_y(X, y, dtype=np.float64)
     check_classification_targets(y)
     Cs, settings = check_Cs(Cs), PathSettings() if settings is None else settings
@@ -164,7 +177,8 @@ def tao_path(X, y,               # training inputs and labels
         X_val, y_val = check_X_y(*validation, dtype=np.float64)
     else:
         check_value('validation', validation, [Interval(numbers.Real, 0, 1, closed='neither'), tuple])
-        X, X_val, y, y_val = train_test_split(X, y, test_size=validation, stratify=y, random_state=random_state)
+        X, X_val, y, y_val = train_test_split(X, y, test_size=validation, stratify=y,
+                                              random_state=random_state)
     classes, y_enc = np.unique(y, return_inverse=True)
     if len(classes) < 2: raise ValueError("tao_path needs at least two classes")
     if not np.isin(y_val, classes).all():

@@ -18,10 +18,12 @@ def node_point_stats(tree:Tree, X, Y, paths=None):
     counts = np.bincount(paths[paths >= 0].astype(np.int64), minlength=tree.n_nodes)
     leaf = paths[np.arange(len(paths)), (paths >= 0).sum(1) - 1].astype(np.int64)
     Yf = np.asarray(Y, dtype=np.float64).reshape(len(Y), -1)
-    lo = np.full((tree.n_nodes, Yf.shape[1]), np.inf); hi = np.full_like(lo, -np.inf)
+    lo = np.full((tree.n_nodes, Yf.shape[1]), np.inf)
+    hi = np.full_like(lo, -np.inf)
     for node, pos in group_positions(leaf): lo[node], hi[node] = Yf[pos].min(0), Yf[pos].max(0)
     for d in range(tree.max_depth - 1, -1, -1):      # bottom-up: a node covers its children's points
-        inner = tree.nodes_at_depth(d); inner = inner[~tree.is_leaf[inner]]
+        inner = tree.nodes_at_depth(d)
+        inner = inner[~tree.is_leaf[inner]]
         l, r = tree.left[inner], tree.right[inner]
         lo[inner], hi[inner] = np.minimum(lo[l], lo[r]), np.maximum(hi[l], hi[r])
     return counts, (counts > 0) & (lo == hi).all(1)

@@ -23,14 +23,16 @@ def squared_losses(Y, values):
 
 # %% ../nbs/05_reduced_problem.ipynb #07eb46b1
 def class_frequencies(y, current, sample_weight=None):
-    "Leaf value for 0/1 loss: (weighted) frequencies of the integer labels `y`; empty or weightless keeps `current`."
+    """Leaf value for 0/1 loss: (weighted) frequencies of the integer labels `y`; empty or weightless keeps
+    `current`."""
     if len(y) == 0 or (sample_weight is not None and not np.sum(sample_weight) > 0): return current
     if sample_weight is not None:
         return np.bincount(y, sample_weight, minlength=len(current)) / np.sum(sample_weight)
     return np.bincount(y, minlength=len(current)) / len(y)
 
 def mean_response(Y, current, sample_weight=None):
-    "Leaf value for squared loss: (weighted) mean of the (multi-)response `Y`; empty or weightless keeps `current`."
+    """Leaf value for squared loss: (weighted) mean of the (multi-)response `Y`; empty or weightless keeps
+    `current`."""
     if len(Y) == 0 or (sample_weight is not None and not np.sum(sample_weight) > 0): return current
     Y = np.asarray(Y, dtype=np.float64).reshape(len(Y), -1)
     return Y.mean(0) if sample_weight is None else np.average(Y, axis=0, weights=sample_weight)

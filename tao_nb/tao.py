@@ -37,7 +37,8 @@ class TAOSettings:
 # %% ../nbs/07_tao.ipynb #de061c2d
 @contextmanager
 def worker_pool(n_jobs):
-    "A running joblib `Parallel` for `n_jobs`, to reuse across levels and sweeps; `n_jobs` itself if serial or already a pool."
+    """A running joblib `Parallel` for `n_jobs`, to reuse across levels and sweeps; `n_jobs` itself if serial
+    or already a pool."""
     if isinstance(n_jobs, Parallel) or n_jobs in (None, 1):
         yield n_jobs
         return
@@ -45,8 +46,10 @@ def worker_pool(n_jobs):
         yield pool
 
 def _fit_leaf(fit_leaf, Y, rows, current, sample_weight=None):
-    "`fit_leaf` on the rows `rows`, with their weights when there are weights (a custom `fit_leaf` without them still works unweighted)."
-    return fit_leaf(Y[rows], current) if sample_weight is None else fit_leaf(Y[rows], current, sample_weight[rows])
+    """`fit_leaf` on the rows `rows`, with their weights when there are weights (a custom `fit_leaf` without
+    them still works unweighted)."""
+    if sample_weight is None: return fit_leaf(Y[rows], current)
+    return fit_leaf(Y[rows], current, sample_weight[rows])
 
 # %% ../nbs/07_tao.ipynb #b3ae0adf
 class TAORun(NamedTuple):
@@ -65,13 +68,15 @@ def _solve_node(node_solver, X, points, label, weight, current):
     return node_solver(X[points], label, weight, current)
 
 def _solve_all(node_solver, X, jobs, n_jobs):
-    "Run the node steps `jobs` = [(points, label, weight, current)]; in parallel when `n_jobs` is a pool or asks for one."
+    """Run the node steps `jobs` = [(points, label, weight, current)]; in parallel when `n_jobs` is a pool or
+    asks for one."""
     if n_jobs in (None, 1) or len(jobs) <= 1: return [_solve_node(node_solver, X, *a) for a in jobs]
     with worker_pool(n_jobs) as pool:
         return pool(delayed(_solve_node)(node_solver, X, *a) for a in jobs)
 
 def problem_key(points, label, weight, context=b''):
-    "A digest of a node's reduced problem (care points, pseudo-labels, weights) and of the solver's `context`."
+    """A digest of a node's reduced problem (care points, pseudo-labels, weights) and of the solver's
+    `context`."""
     h = hashlib.blake2b(str(len(points)).encode() + b'|' + context, digest_size=16)
     for a in (points, label, weight): h.update(np.ascontiguousarray(a).tobytes())
     return h.digest()
@@ -119,7 +124,8 @@ def tao_level(tree:Tree,  # the tree, changed in place
 
 # %% ../nbs/07_tao.ipynb #41f940e7
 def tao_sweep(tree:Tree, run:TAORun):
-    "One reverse-BFS pass over the depth levels (`levels_bottom_up`), in place; returns the number of nodes changed."
+    """One reverse-BFS pass over the depth levels (`levels_bottom_up`), in place; returns the number of nodes
+    changed."""
     paths = tree.decision_paths(run.X)  # (N, depth + 1): each point's node at each depth (-1 below its leaf)
     changed = 0
     for level in levels_bottom_up(tree):
@@ -151,7 +157,8 @@ def tao(tree:Tree,                   # initial tree (copied, never modified)
         node_solver=best_axis_split, # node_solver(X, label, weight, current) -> Split | None
         settings=TAOSettings(),      # sweeps, tolerance, workers, skipping
         sample_weight=None,          # per-point weights s_n: E = sum_n s_n loss_n + penalty (None: all 1)
-        on_node=None):               # callback(tree, node, points, label, weight, old, new) for each node step
+        # callback(tree, node, points, label, weight, old, new) for each node step
+        on_node=None):
     "Optimize `tree` by TAO; returns (optimized tree, objective after each sweep, starting value first)."
     tree = tree.copy()
     X = np.asarray(X, dtype=np.float64)
@@ -167,7 +174,8 @@ def tao(tree:Tree,                   # initial tree (copied, never modified)
             history.append(tree_objective(tree, X, Y, loss, penalty, sw))
             prev, now = history[-2], history[-1]
             if now > prev + 1e-9 * max(abs(prev), 1.0):
-                raise RuntimeError(f"TAO objective increased from {prev} to {now}: a node step is not monotone")
+                raise RuntimeError(f"TAO objective increased from {prev} to {now}: "
+                                   "a node step is not monotone")
             if prev <= 0 or (prev - now) <= settings.tol * prev: break
     return tree, np.array(history)
 
@@ -197,7 +205,8 @@ def record_sweep(tree:Tree,                   # the tree (copied, never modified
                  loss:Loss=ZERO_ONE,          # per-point loss and leaf model, as in `tao`
                  node_solver=best_axis_split, # node solver, as in `tao`
                  warmup=0):                   # full TAO sweeps to run before the recorded one
-    "Run one TAO sweep on a copy of `tree`, recording each node step; returns (steps, tree after, E before, after)."
+    """Run one TAO sweep on a copy of `tree`, recording each node step; returns (steps, tree after, E before,
+    after)."""
     X = np.asarray(X, dtype=np.float64)
     if warmup: tree, _ = tao(tree, X, y, loss, node_solver, TAOSettings(max_iter=warmup, tol=-np.inf))
     steps = []

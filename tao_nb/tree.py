@@ -82,7 +82,8 @@ def bfs_order(self:Tree):
     "Node ids reachable from the root, in breadth-first order."
     out, q = [], deque([0])
     while q:
-        i = q.popleft(); out.append(i)
+        i = q.popleft()
+        out.append(i)
         if self.left[i] >= 0: q.extend((int(self.left[i]), int(self.right[i])))
     return np.array(out, dtype=np.int64)
 
@@ -118,7 +119,8 @@ def group_positions(keys):
     "Pairs (key, positions of that key in `keys`) for each distinct key, in increasing key order."
     keys = np.asarray(keys)
     if not len(keys): return []
-    order = np.argsort(keys, kind='stable'); k = keys[order]
+    order = np.argsort(keys, kind='stable')
+    k = keys[order]
     starts = np.flatnonzero(np.r_[True, k[1:] != k[:-1]])
     return list(zip(k[starts].tolist(), np.split(order, starts[1:])))
 
@@ -150,7 +152,8 @@ def _check_width(tree, X):
     "X as a 2-D float array with one column per feature of `tree` (a clear error otherwise)."
     X = np.asarray(X, dtype=np.float64)
     if X.ndim != 2 or X.shape[1] != tree.n_features:
-        raise ValueError(f"X must be 2-D with {tree.n_features} columns (the tree's features); got shape {X.shape}")
+        raise ValueError(f"X must be 2-D with {tree.n_features} columns (the tree's features); "
+                         f"got shape {X.shape}")
     return X
 
 @patch
@@ -165,7 +168,8 @@ def predict_value(self:Tree, X):
 
 @patch
 def decision_paths(self:Tree, X):
-    "(N, max_depth+1) array: the node each point occupies at each depth, -1 below its leaf (its leaf's ancestors)."
+    """(N, max_depth+1) array: the node each point occupies at each depth, -1 below its leaf (its leaf's
+    ancestors)."""
     node = self.apply(X)
     paths = np.full((len(node), self.max_depth + 1), -1, dtype=np.int32 if self.n_nodes < 2**31 else np.int64)
     rows = np.arange(len(node))
@@ -226,7 +230,8 @@ def subtree(self:Tree, i):
     "Ids of node `i` and all its descendants."
     out, stack = [], [i]
     while stack:
-        j = stack.pop(); out.append(j)
+        j = stack.pop()
+        out.append(j)
         if self.left[j] >= 0: stack += [int(self.right[j]), int(self.left[j])]
     return np.array(out, dtype=np.int64)
 
@@ -240,7 +245,8 @@ def compact(self:Tree, root_of=None):
         return i
     old, q = [], deque([resolve(0)])
     while q:
-        i = q.popleft(); old.append(i)
+        i = q.popleft()
+        old.append(i)
         if self.left[i] >= 0: q.extend((resolve(int(self.left[i])), resolve(int(self.right[i]))))
     old = np.array(old, dtype=np.int64)
     new_id = {o: k for k, o in enumerate(old)}
@@ -263,7 +269,8 @@ def make_leaf(self:Tree, i, value=None):
 
 # %% ../nbs/00_tree.ipynb #9b5535e8
 def _random_scores(X, pts, rng, oblique):
-    "(feature, weights, scores of the points `pts`): a random direction (oblique) or a random feature varying over `pts`."
+    """(feature, weights, scores of the points `pts`): a random direction (oblique) or a random feature
+    varying over `pts`."""
     if oblique:
         w = rng.standard_normal(X.shape[1])
         return -1, w, X[pts] @ w
@@ -273,11 +280,15 @@ def _random_scores(X, pts, rng, oblique):
 
 # %% ../nbs/00_tree.ipynb #391db87b
 def _random_threshold(s, rng, weight=None):
-    "A midpoint between two distinct scores `s` near a random quantile (25% to 75%) of them (counted with their `weight`)."
+    """A midpoint between two distinct scores `s` near a random quantile (25% to 75%) of them (counted with
+    their `weight`)."""
     u = rng.uniform(0.25, 0.75)
-    if weight is None: ss = np.sort(s); q = ss[int(u * (len(ss) - 1))]
+    if weight is None:
+        ss = np.sort(s)
+        q = ss[int(u * (len(ss) - 1))]
     else:   # the same rank among the points counted with their weights: integer weights = repeated points
-        o = np.argsort(s, kind='stable'); ss, cum = s[o], np.cumsum(weight[o])
+        o = np.argsort(s, kind='stable')
+        ss, cum = s[o], np.cumsum(weight[o])
         q = ss[min(np.searchsorted(cum, int(u * (cum[-1] - 1)), side='right'), len(ss) - 1)]
     above, below = ss[ss > q], ss[ss < q]
     return (q + above[0]) / 2 if len(above) else ((below[-1] + q) / 2 if len(below) else q)
@@ -290,16 +301,22 @@ def random(cls:Tree,
                  values,             # (N, n_values) per-point targets (one-hot labels or responses)
                  oblique=False,      # random directions instead of random features
                  random_state=None,  # seed or `np.random.Generator`
-                 sample_weight=None):# per-point weights of the quantiles and node values (integer weights = repeated rows)
+                 # per-point weights of the quantiles and node values (integer weights = repeated rows)
+                 sample_weight=None):
     "A random complete tree of depth `depth` whose thresholds split the training points."
     rng = np.random.default_rng(random_state)
-    X = np.asarray(X, dtype=np.float64); values = np.asarray(values, dtype=np.float64)
+    X = np.asarray(X, dtype=np.float64)
+    values = np.asarray(values, dtype=np.float64)
     N, D = X.shape
     n = 2 ** (depth + 1) - 1
-    left = np.full(n, -1); right = np.full(n, -1)
-    feature = np.full(n, -1); W = np.zeros((n, D)); thr = np.zeros(n)
+    left = np.full(n, -1)
+    right = np.full(n, -1)
+    feature = np.full(n, -1)
+    W = np.zeros((n, D))
+    thr = np.zeros(n)
     sw = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
-    mean = lambda rows: values[rows].mean(0) if sw is None else np.average(values[rows], axis=0, weights=sw[rows])
+    def mean(rows):
+        return values[rows].mean(0) if sw is None else np.average(values[rows], axis=0, weights=sw[rows])
     value = np.tile(mean(np.arange(N)), (n, 1))
     members = {0: np.arange(N)}
     for i in range(n):
@@ -358,18 +375,22 @@ def sizes(self:Tree, X=None):
 
 # %% ../nbs/00_tree.ipynb #3cc49882
 def standardizer(X, sample_weight=None):
-    "(mean, std) of the columns of `X` (weighted by `sample_weight` if given), std 0 replaced by 1; exact and overflow-free at any scale of X."
+    """(mean, std) of the columns of `X` (weighted by `sample_weight` if given), std 0 replaced by 1; exact
+    and overflow-free at any scale of X."""
     X = np.asarray(X, dtype=np.float64)
     big = np.abs(X).max(0, initial=0.0)
     # scale each column by a power of 4 near its largest |x|: exact in floating point (so the result is
     # bit-identical for ordinary data), and no square in `std` can overflow or underflow
     s = 4.0 ** np.round(np.log(np.where(big > 0, big, 1.0)) / np.log(4.0))
     if (w := sample_weight) is None: mu, sd = (X / s).mean(0) * s, (X / s).std(0) * s
-    else: m = np.average(X / s, 0, w); mu, sd = m * s, np.sqrt(np.average((X / s - m) ** 2, 0, w)) * s
+    else:
+        m = np.average(X / s, 0, w)
+        mu, sd = m * s, np.sqrt(np.average((X / s - m) ** 2, 0, w)) * s
     return mu, np.where(sd > 0, sd, 1.0)
 
 def standardize_tree(tree:Tree, mu, sd):
-    "The oblique tree on z = (x - mu)/sd that makes the same decisions as `tree` on x (axis splits become one-hot rows)."
+    """The oblique tree on z = (x - mu)/sd that makes the same decisions as `tree` on x (axis splits become
+    one-hot rows)."""
     inner = ~tree.is_leaf
     if not tree.is_oblique:
         out = tree.to_oblique()
@@ -383,7 +404,8 @@ def standardize_tree(tree:Tree, mu, sd):
 
 def unstandardize_tree(tree:Tree, mu, sd):
     "The oblique tree on raw x that makes the same decisions as `tree` on z = (x - mu)/sd."
-    out = tree.copy(); inner = ~tree.is_leaf
+    out = tree.copy()
+    inner = ~tree.is_leaf
     out.W = np.where(inner[:, None], tree.W / sd, 0.0)
     out.threshold = np.where(inner, tree.threshold + out.W @ mu, 0.0)
     return out

@@ -18,7 +18,8 @@ def axis_split_loss(X, label, weight, split:Split):
 
 # %% ../../nbs/06_axis_solver.ipynb #a8921604
 def _best_in_block(X, feats, w_right, w_left, total_left, total):
-    "(loss, split): the best threshold and orientation over the features `feats` (each varying), one sort per feature."
+    """(loss, split): the best threshold and orientation over the features `feats` (each varying), one sort
+    per feature."""
     Xt = np.ascontiguousarray(X[:, feats].T)                         # (features, m)
     order = np.argsort(Xt, axis=1)         # the order of tied values only affects masked positions
     V = np.take_along_axis(Xt, order, axis=1)
@@ -26,8 +27,10 @@ def _best_in_block(X, feats, w_right, w_left, total_left, total):
     flip = loss > total - loss
     both = np.where(flip, total - loss, loss)
     both[V[:, 1:] <= V[:, :-1]] = np.inf                            # no threshold between equal values
-    # the first split within best_axis_split's eps of the best: a weight 2 and two repeated rows round their sums differently
-    r, p = np.unravel_index(np.flatnonzero(both.ravel() <= both.min() + 1e-10 * max(total, 1.0))[0], both.shape)
+    # the first split within best_axis_split's eps of the best: a weight 2 and two repeated rows round
+    # their sums differently
+    first = np.flatnonzero(both.ravel() <= both.min() + 1e-10 * max(total, 1.0))[0]
+    r, p = np.unravel_index(first, both.shape)
     lo, hi = V[r, p], V[r, p + 1]
     thr = lo + (hi - lo) / 2
     if not (lo <= thr < hi): thr = lo
@@ -40,7 +43,8 @@ def best_axis_split(X,                   # (m, D) inputs of the points in the pr
                     current:Split=None,  # the node's current split: kept unless strictly improved
                     block=2**22):        # max elements per sorted block (bounds memory)
     "The exact best axis-aligned split, or None when `current` is already optimal."
-    X = np.asarray(X, dtype=np.float64); weight = np.asarray(weight, dtype=np.float64)
+    X = np.asarray(X, dtype=np.float64)
+    weight = np.asarray(weight, dtype=np.float64)
     m, D = X.shape
     is_right = np.asarray(label) == 1
     w_right, w_left = np.where(is_right, weight, 0.0), np.where(is_right, 0.0, weight)
@@ -50,7 +54,8 @@ def best_axis_split(X,                   # (m, D) inputs of the points in the pr
     feat0 = current.feature if current is not None and current.feature >= 0 else 0
     if total_left <= total - total_left: best_loss, best = total_left, Split(feat0, None, -np.inf)
     else: best_loss, best = total - total_left, Split(feat0, None, np.inf)
-    varying = np.flatnonzero(X.max(0) > X.min(0)) if m >= 2 else np.arange(0)  # constant features cannot split
+    # constant features cannot split
+    varying = np.flatnonzero(X.max(0) > X.min(0)) if m >= 2 else np.arange(0)
     step = max(1, block // max(m, 1))
     for f0 in range(0, len(varying), step):
         loss, split = _best_in_block(X, varying[f0:f0 + step], w_right, w_left, total_left, total)
