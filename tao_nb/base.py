@@ -270,6 +270,7 @@ def _comments(cls):
             if v and not out.get(k): out[k] = v
     return out
 
+# %% ../nbs/01_base.ipynb #9073457b
 def _type_of(allowed):
     "A parameter's type for numpydoc from its constraints, e.g. 'int >= 1' or \"{'axis', 'oblique'}\"."
     def one(a):

@@ -52,26 +52,21 @@ class _BaseTAO(TreePredictorMixin, BaseEstimator):
                              'C': [Interval(numbers.Real, 0, closed='neither')]}
 
     def __init__(self,
-                 max_depth=8,       # depth of the initial tree ('cart', 'random' or 'oblique' init)
-                 # 'cart', 'random', 'oblique' (oblique CART), a fitted tree estimator, or a `Tree`
-                 init='cart',
+                 max_depth=8,       # depth of a grown initial tree
+                 init='cart',       # 'cart', 'random', 'oblique' (oblique CART), a fitted tree or a `Tree`
                  split_type='axis', # 'axis' (exact axis-aligned splits) or 'oblique' (sparse oblique splits)
-                 # oblique splits: lambda = 1/C in E = loss + lambda sum ||w_i||_1 (standardized inputs)
-                 C=1.0,
-                 # oblique splits: 'liblinear' (fast) or 'cvxpy' (surrogate to a certified gap; slow)
-                 solver='liblinear',
-                 surrogate='svm',   # oblique splits: a name in `SURROGATES` ('svm': L1 squared-hinge SVM; 09)
-                 node_tol=1e-4,     # oblique splits: liblinear's tolerance at each node (ignored by cvxpy)
+                 C=1.0,             # oblique: lambda = 1/C in E = loss + lambda sum_i ||w_i||_1 (on z)
+                 solver='liblinear',# oblique: 'liblinear' (fast) or 'cvxpy' (surrogate to a certified gap)
+                 surrogate='svm',   # oblique: a name in `SURROGATES` ('svm': L1 squared-hinge SVM; 09)
+                 node_tol=1e-4,     # oblique: liblinear's tolerance at each node (ignored by cvxpy)
                  max_iter=14,       # maximum number of TAO sweeps (the paper: 14)
-                 # stop when the objective decreases by less than this fraction (paper: 0.5%)
-                 tol=5e-3,
+                 tol=5e-3,          # stop when E decreases by less than this fraction (the paper: 0.5%)
                  prune=True,        # remove dead branches and pure subtrees after the last sweep
                  n_jobs=None,       # joblib workers for the nodes of one depth level
                  random_state=None):# seed for a grown initial tree
-        self.max_depth, self.init, self.max_iter, self.tol = max_depth, init, max_iter, tol
+        self.max_depth, self.init, self.max_iter, self.tol, self.prune = max_depth, init, max_iter, tol, prune
         self.split_type, self.C, self.solver, self.surrogate = split_type, C, solver, surrogate
-        self.node_tol = node_tol
-        self.prune, self.n_jobs, self.random_state = prune, n_jobs, random_state
+        self.node_tol, self.n_jobs, self.random_state = node_tol, n_jobs, random_state
 
     def _settings(self):
         "The parameters checked (`check_params`) and turned, once, into (`TAOSettings`, node solver)."
@@ -211,19 +206,23 @@ def best_start(paths):
         return r['val_error'], r['nonzeros'], k
     return min(range(len(paths)), key=key)
 
-# %% ../nbs/14_estimators.ipynb #1c765cac
-@numpydoc_sections({'tree_': 'the selected tree (on raw inputs)', 'C_': 'its value of C',
-                    'path_': 'the whole `TAOPath`', 'n_iter_': 'TAO sweeps along every path',
-                    'classes_': 'the class labels', 'paths_': 'the path of every start',
-                    'feature_importances_': 'see `feature_importances` (01_base)',
-                    'start_': '(init, depth) of the selected start',
-                    'n_features_in_, feature_names_in_': "scikit-learn's record of the inputs"}, examples='''
+# %% ../nbs/14_estimators.ipynb #0f2902fd
+_PATH_ATTRIBUTES = {
+    'tree_': 'the selected tree (on raw inputs)', 'C_': 'its value of C', 'path_': 'the whole `TAOPath`',
+    'n_iter_': 'TAO sweeps along every path', 'classes_': 'the class labels',
+    'paths_': 'the path of every start', 'start_': '(init, depth) of the selected start',
+    'feature_importances_': 'see `feature_importances` (01_base)',
+    'n_features_in_, feature_names_in_': "scikit-learn's record of the inputs"}
+_PATH_EXAMPLE = '''
 >>> from sklearn.datasets import load_iris
 >>> X, y = load_iris(return_X_y=True)
 >>> clf = TAOPathClassifier(Cs=[1.0, 0.1], max_depths=3, inits='cart', random_state=0).fit(X, y)
 >>> clf.start_, clf.C_, round(clf.score(X, y), 3)
 (('cart', 3), 0.1, 0.967)
-''')
+'''
+
+# %% ../nbs/14_estimators.ipynb #1c765cac
+@numpydoc_sections(_PATH_ATTRIBUTES, examples=_PATH_EXAMPLE)
 class TAOPathClassifier(TreeClassifierMixin, BaseEstimator):
     """Sparse oblique TAO tree whose start and C are chosen along regularization paths (`tao_path`) on
     validation data carved from the training data.
@@ -236,30 +235,23 @@ class TAOPathClassifier(TreeClassifierMixin, BaseEstimator):
 
     def __init__(self,
                  Cs=None,                 # values of C, decreasing (default: 8 from 10 to 10**-1.5)
-                 # depths of the initial trees (one path per init and depth), or one depth
-                 max_depths=(8, 12),
-                 # 'cart', 'random', 'oblique' (oblique CART), a fitted tree estimator, a `Tree`, or a list
-                 inits=('cart', 'oblique'),
+                 max_depths=(8, 12),      # depths of the initial trees (a path per init and depth)
+                 inits=('cart', 'oblique'),# inits as TAOClassifier's `init` (a path per init and depth)
                  solver='liblinear',      # node solver: 'liblinear' or 'cvxpy'
                  surrogate='svm',         # node surrogate: 'svm', 'logistic' ('hinge' with cvxpy)
                  validation_fraction=0.2, # stratified share of the training data used to choose C
                  se=0.5,                  # near-tie width (standard errors) for preferring the sparser tree
                  monotone_nonzeros=True,  # nonzeros and splits non-increasing along the path
-                 # liblinear's tolerance at each node (LIBLINEAR's own default for L1 problems)
-                 node_tol=1e-2,
+                 node_tol=1e-2,           # liblinear's tolerance at each node (its default for L1)
                  max_iter=14, tol=5e-3,   # TAO sweeps per C and relative stopping tolerance on E
                  n_jobs=None,             # joblib workers for the nodes of one depth level
-                 random_state=None,       # seed of the validation split and of CART / random initialization
-                 # None, a dict label -> weight, or 'balanced': multiplies `fit`'s sample_weight
-                 class_weight=None,
-                 # show progress (`tqdm.auto`): one bar over the starts, one over C in each path
-                 verbose=False):
-        self.Cs, self.max_depths, self.inits = Cs, max_depths, inits
-        self.solver, self.surrogate = solver, surrogate
+                 random_state=None,       # seed of the validation split and of a grown start
+                 class_weight=None,       # None, {label: weight} or 'balanced': times `fit`'s sample_weight
+                 verbose=False):          # progress bars (`tqdm.auto`): over the starts, over C in a path
+        self.Cs, self.max_depths, self.inits, self.solver = Cs, max_depths, inits, solver
         self.validation_fraction, self.se, self.monotone_nonzeros = validation_fraction, se, monotone_nonzeros
-        self.node_tol = node_tol
-        self.max_iter, self.tol, self.n_jobs, self.random_state = max_iter, tol, n_jobs, random_state
-        self.class_weight, self.verbose = class_weight, verbose
+        self.surrogate, self.node_tol, self.max_iter, self.tol = surrogate, node_tol, max_iter, tol
+        self.n_jobs, self.random_state, self.class_weight, self.verbose = n_jobs, random_state, class_weight, verbose
 
 # %% ../nbs/14_estimators.ipynb #ef0f6117
 @patch

@@ -305,18 +305,12 @@ def random(cls:Tree,
                  sample_weight=None):
     "A random complete tree of depth `depth` whose thresholds split the training points."
     rng = np.random.default_rng(random_state)
-    X = np.asarray(X, dtype=np.float64)
-    values = np.asarray(values, dtype=np.float64)
-    N, D = X.shape
-    n = 2 ** (depth + 1) - 1
-    left = np.full(n, -1)
-    right = np.full(n, -1)
-    feature = np.full(n, -1)
-    W = np.zeros((n, D))
-    thr = np.zeros(n)
+    X, values = np.asarray(X, dtype=np.float64), np.asarray(values, dtype=np.float64)
+    (N, D), n = X.shape, 2 ** (depth + 1) - 1
+    left, right, feature = np.full(n, -1), np.full(n, -1), np.full(n, -1)
+    W, thr = np.zeros((n, D)), np.zeros(n)
     sw = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
-    def mean(rows):
-        return values[rows].mean(0) if sw is None else np.average(values[rows], axis=0, weights=sw[rows])
+    def mean(rows): return values[rows].mean(0) if sw is None else np.average(values[rows], 0, sw[rows])
     value = np.tile(mean(np.arange(N)), (n, 1))
     members = {0: np.arange(N)}
     for i in range(n):
@@ -388,6 +382,7 @@ def standardizer(X, sample_weight=None):
         mu, sd = m * s, np.sqrt(np.average((X / s - m) ** 2, 0, w)) * s
     return mu, np.where(sd > 0, sd, 1.0)
 
+# %% ../nbs/00_tree.ipynb #fec8a01d
 def standardize_tree(tree:Tree, mu, sd):
     """The oblique tree on z = (x - mu)/sd that makes the same decisions as `tree` on x (axis splits become
     one-hot rows)."""
