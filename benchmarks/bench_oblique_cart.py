@@ -19,7 +19,8 @@ from sklearn.model_selection import train_test_split
 from sklearn.tree import DecisionTreeClassifier
 
 from tao_nb.oblique_cart import grow_oblique
-from tao_nb.path import tao_path
+from tao_nb.path import PathSettings, tao_path
+from tao_nb.solvers.oblique import ObliqueSolver
 
 
 def accuracy(tree, X, y): return float((tree.predict_value(X).argmax(1) == y).mean())
@@ -58,8 +59,9 @@ def main():
             for start in ('cart', 'oblique'):
                 t0 = time.perf_counter()
                 init = grow_oblique(X_fit, y_fit, depth, random_state=0) if start == 'oblique' else 'cart'
-                path = tao_path(X_fit, y_fit, X_val=X_val, y_val=y_val, init=init, max_depth=depth,
-                                random_state=0, node_tol=node_tol, progress=False)
+                settings = PathSettings(ObliqueSolver(node_tol=node_tol))
+                path = tao_path(X_fit, y_fit, validation=(X_val, y_val), init=init, max_depth=depth,
+                                settings=settings, random_state=0)
                 r = path.records[path.best_index]
                 print(f"  TAO path depth {depth:2d} from {start:7s}: selected C={r['C']:.3g} test {path.score(X_te, y_te):.3f} "
                       f"(train {1 - r['train_error']:.3f}, val {1 - r['val_error']:.3f}, {r['nonzeros']} nonzeros, "

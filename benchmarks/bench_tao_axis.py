@@ -16,9 +16,8 @@ from sklearn.model_selection import train_test_split
 from sklearn.tree import DecisionTreeClassifier
 
 from tao_nb.estimators import TAOClassifier
-from tao_nb.reduced import zero_one_loss
-from tao_nb.solvers.axis import best_axis_split
-from tao_nb.tao import class_frequencies, refit_values, tao_sweep
+from tao_nb.reduced import ZERO_ONE
+from tao_nb.tao import TAORun, refit_values, tao_sweep
 from tao_nb.tree import Tree
 from _timing import best_of
 
@@ -35,8 +34,8 @@ def bench(name, X, y, depth, repeat):
 
     def one_sweep():
         t = tree0.copy()
-        tao_sweep(t, X, y, zero_one_loss, class_frequencies, best_axis_split)
-        refit_values(t, X, y, class_frequencies)
+        tao_sweep(t, TAORun(np.asarray(X, dtype=np.float64), y))      # 0/1 loss, exact axis-aligned nodes
+        refit_values(t, X, y, ZERO_ONE.fit_leaf)
         return t
     sweep_t, _ = best_of(one_sweep, repeat)
     full_t, clf = best_of(lambda: TAOClassifier(max_depth=depth, random_state=0).fit(X, y), repeat)

@@ -17,7 +17,7 @@ from .estimators import TAOClassifier, TAOPathClassifier
 
 # %% ../nbs/19_demo.ipynb #5d242905
 def compare_on_digits(depths=(4, 6, 8, 10), random_state=0):
-    "Rows of (depth, method, train acc, test acc, leaves, sweeps, seconds, history) for CART and TAO on digits."
+    "Rows (depth, method, train acc, test acc, leaves, sweeps, seconds, history) of CART and TAO on digits."
     X, y = load_digits(return_X_y=True)
     Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.3, stratify=y, random_state=random_state)
     rows = []
@@ -37,7 +37,8 @@ def compare_on_digits(depths=(4, 6, 8, 10), random_state=0):
 
 def format_table(rows):
     "The rows as a fixed-width text table."
-    lines = [f"{'depth':>5} {'method':>6} {'train acc':>9} {'test acc':>8} {'leaves':>6} {'sweeps':>6} {'seconds':>8}"]
+    lines = [f"{'depth':>5} {'method':>6} {'train acc':>9} {'test acc':>8} {'leaves':>6} {'sweeps':>6} "
+             f"{'seconds':>8}"]
     for r in rows:
         lines.append(f"{r['depth']:5d} {r['method']:>6} {r['train']:9.3f} {r['test']:8.3f} {r['leaves']:6d} "
                      f"{r['sweeps']:6d} {r['seconds']:8.3f}")
@@ -45,30 +46,36 @@ def format_table(rows):
 
 # %% ../nbs/19_demo.ipynb #bb0168b9
 def sparse_oblique_on_digits(random_state=0, **params):  # params: other `TAOPathClassifier` parameters
-    "The default `TAOPathClassifier` (four starts) on the demo's digits split: the selected tree's measures, and its path."
+    "The default `TAOPathClassifier` on the demo's digits split: its chosen tree's measures, path."
     X, y = load_digits(return_X_y=True)
     Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.3, stratify=y, random_state=random_state)
     t0 = time.perf_counter()
     clf = TAOPathClassifier(random_state=random_state, **params).fit(Xtr, ytr)
     t = clf.tree_
-    return dict(C=clf.C_, test=clf.score(Xte, yte), nonzeros=t.nonzeros(), depth=t.max_depth, leaves=t.n_leaves,
-                mults=t.inference_cost(Xte), seconds=time.perf_counter() - t0, path=clf.path_, start=clf.start_)
+    res = dict(C=clf.C_, test=clf.score(Xte, yte), nonzeros=t.nonzeros(), depth=t.max_depth,
+               leaves=t.n_leaves, mults=t.inference_cost(Xte))
+    return dict(res, seconds=time.perf_counter() - t0, path=clf.path_, start=clf.start_)
 
 def format_oblique(res):
     "The path and the selected tree as text."
-    return (f"{res['path'].table()}\n\nselected start {res['start'][0]} depth {res['start'][1]}, C = {res['C']:.3g}: test acc {res['test']:.3f}, {res['nonzeros']} nonzero weights, "
-            f"depth {res['depth']}, {res['leaves']} leaves, {res['mults']:.0f} multiplications per prediction ({res['seconds']:.1f} s)")
+    (init, depth), C = res['start'], res['C']
+    return (f"{res['path'].table()}\n\nselected start {init} depth {depth}, C = {C:.3g}: "
+            f"test acc {res['test']:.3f}, {res['nonzeros']} nonzero weights, depth {res['depth']}, "
+            f"{res['leaves']} leaves, "
+            f"{res['mults']:.0f} multiplications per prediction ({res['seconds']:.1f} s)")
 
 # %% ../nbs/19_demo.ipynb #d39dd252
 def history_figure(rows, path):
     "Save a figure of TAO's training errors per sweep, one line per depth."
     from matplotlib.figure import Figure      # no pyplot: the user's backend and open figures are left alone
     from tao_nb.viz.trees import plot_history
-    fig = Figure(figsize=(6, 4)); ax = fig.subplots()
+    ax = Figure(figsize=(6, 4)).subplots()
     plot_history({f"depth {r['depth']}": r['history'] for r in rows if r['history'] is not None},
                  ax=ax, ylabel='training errors (0/1 loss)')
-    ax.set_xlabel('sweep (0 = CART tree)'); ax.set_title('TAO on digits: the training loss never increases')
-    fig.tight_layout(); fig.savefig(path, dpi=120)
+    ax.set_xlabel('sweep (0 = CART tree)')
+    ax.set_title('TAO on digits: the training loss never increases')
+    ax.figure.tight_layout()
+    ax.figure.savefig(path, dpi=120)
     return Path(path)
 
 def main(argv=None):
@@ -84,7 +91,8 @@ def main(argv=None):
     print(format_table(rows))
     print(f"\nfigure of the objective per sweep: {history_figure(rows, a.figure)}")
     if not a.no_oblique:
-        print("\nSparse oblique TAO along paths over C from four starts (CART and oblique CART, depths 8 and 12); start and C\n"
+        print("\nSparse oblique TAO along paths over C from four starts (CART and oblique CART, depths 8 "
+              "and 12); start and C\n"
               "chosen on a validation part of the training data\n")
         print(format_oblique(sparse_oblique_on_digits(verbose=not a.quiet)))
     return rows

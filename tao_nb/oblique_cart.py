@@ -5,29 +5,38 @@
 # %% ../nbs/10_oblique_cart.ipynb #233cf1ea
 from __future__ import annotations
 from collections import deque
+from dataclasses import dataclass
 from typing import NamedTuple
 import numpy as np
 from .tree import Tree, standardizer, unstandardize_tree
 
 # %% auto #0
-__all__ = ['CHUNK', 'GAP', 'CRITERIA', 'impurity', 'split_score', 'line_search', 'NodeSplit', 'best_oblique_split', 'GrowthInfo',
-           'grow_oblique']
+__all__ = ['CHUNK', 'GAP', 'CRITERIA', 'impurity', 'split_score', 'line_search', 'NodeSplit', 'GrowSettings',
+           'best_oblique_split', 'GrowthInfo', 'grow_oblique', 'grow_oblique_info']
 
 # %% ../nbs/10_oblique_cart.ipynb #8c58ac34
 def impurity(T, weight=None):
-    "Impurity sum ||t_n||^2 - ||sum t_n||^2 / m of a set with target rows T (m, k): m x Gini for one-hot rows (weighted: sums over w_n)."
+    """Impurity sum ||t_n||^2 - ||sum t_n||^2 / m of a set with target rows T (m, k): m x Gini for one-hot
+    rows (weighted: sums over w_n)."""
     T = np.asarray(T, dtype=np.float64)
     if not len(T): return 0.0
-    if weight is not None: s = weight @ T; return float(weight @ (T * T).sum(1) - s @ s / weight.sum())
+    if weight is not None:
+        s = weight @ T
+        return float(weight @ (T * T).sum(1) - s @ s / weight.sum())
     s = T.sum(0)
     return float((T * T).sum() - s @ s / len(T))
 
 def split_score(right, T, min_leaf=1, weight=None):
-    "Split score ||T_R||^2/n_R + ||T_L||^2/n_L of the split `right` (bool per row of T); -inf if a side has < min_leaf points."
-    right = np.asarray(right, dtype=bool); nR = int(right.sum()); nL = len(right) - nR
+    """Split score ||T_R||^2/n_R + ||T_L||^2/n_L of the split `right` (bool per row of T); -inf if a side has
+    < min_leaf points."""
+    right = np.asarray(right, dtype=bool)
+    nR = int(right.sum())
+    nL = len(right) - nR
     if nR < min_leaf or nL < min_leaf: return -np.inf
-    if weight is not None: T, nR, nL = T * weight[:, None], weight[right].sum(), weight[~right].sum()   # sums of w_n t_n and w_n
-    TR = T[right].sum(0); TL = T.sum(0) - TR
+    if weight is not None:                      # sums of w_n t_n and of w_n
+        T, nR, nL = T * weight[:, None], weight[right].sum(), weight[~right].sum()
+    TR = T[right].sum(0)
+    TL = T.sum(0) - TR
     return float(TR @ TR / nR + TL @ TL / nL)
 
 # %% ../nbs/10_oblique_cart.ipynb #8eb27643
@@ -35,8 +44,8 @@ CHUNK = 1 << 20   # elements of a (directions x points) block processed at once
 GAP = 1e-9        # breakpoints closer than this (relative) count as tied: no threshold between them
 
 def _breakpoints(v, g):
-    "Sorted breakpoints per row, their order, slope signs in that order, and who starts right (g=None: slope -1)."
-    if g is None:                                   # the axis / threshold case: everyone starts right, leaves at a = v
+    "Sorted breakpoints per row, their order, slope signs in that order, who starts right (g=None: slope -1)."
+    if g is None:                                   # axis / threshold case: all start right, leave at a = v
         order = np.argsort(v, axis=1)
         return np.take_along_axis(v, order, 1), order, None, None
     with np.errstate(divide='ignore', invalid='ignore'):
@@ -49,13 +58,14 @@ def _breakpoints(v, g):
 def _scores_classes(order, s, start_right, y, K):
     "Split score after each crossing (rows of `order`), labels y in 0..K-1: within-class prefix sums."
     J, m = order.shape
-    tot_i = np.bincount(y, minlength=K); tot = tot_i.astype(np.float64)
+    tot_i = np.bincount(y, minlength=K)
+    tot = tot_i.astype(np.float64)
     starts = np.repeat(np.cumsum(tot_i) - tot_i, tot_i)        # where each class block starts
     c = y[order]
     perm = np.argsort(c, axis=1, kind='stable')                # classes grouped, crossing order kept
     flat = (perm + (np.arange(J) * m)[:, None]).ravel()
     P = np.empty(J * m)
-    if s is None:                                              # every crossing removes: P = -(rank within class)
+    if s is None:                                              # each crossing removes: P = -(rank in class)
         P[flat] = np.tile(starts - np.arange(m), J)
         RC = tot[c] + P.reshape(J, m)
         SR = tot @ tot + np.cumsum(1 - 2 * RC, 1)
@@ -76,14 +86,16 @@ def _scores_classes(order, s, start_right, y, K):
 
 # %% ../nbs/10_oblique_cart.ipynb #533d5f9f
 def _scores_values(order, s, start_right, T, weight=None):
-    "Split score after each crossing for real target rows T (m, k): signed cumulative sums of the (weighted) targets; point counts."
+    """Split score after each crossing for real target rows T (m, k): signed cumulative sums of the (weighted)
+    targets; point counts."""
     J, m = order.shape
     if s is None: s, start_right = -np.ones((J, m)), np.ones((J, m), dtype=bool)
     if weight is not None: T = T * weight[:, None]
     base = start_right.astype(np.float64) @ T
     R = base.T[:, :, None] + np.cumsum(s[None] * T.T[:, order], -1)    # (k, J, m)
     L = T.sum(0)[:, None, None] - R
-    nR = start_right.sum(1)[:, None] + np.cumsum(s, 1); nL = m - nR
+    nR = start_right.sum(1)[:, None] + np.cumsum(s, 1)
+    nL = m - nR
     wR = nR if weight is None else (start_right @ weight)[:, None] + np.cumsum(s * weight[order], 1)
     wL = nL if weight is None else weight.sum() - wR
     with np.errstate(divide='ignore', invalid='ignore'):
@@ -91,15 +103,16 @@ def _scores_values(order, s, start_right, T, weight=None):
 
 # %% ../nbs/10_oblique_cart.ipynb #497bbfc7
 def line_search(V,              # (J, m) or (1, m) margins V_n = w.x_n - b (right iff > 0)
-                G,              # (J, m) or (1, m) slopes g_n of each direction; None: slope -1 (threshold / axis search)
+                G,              # (J, m) or (1, m) slopes g_n per direction; None: slope -1 (threshold / axis)
                 T,              # (m, k) target rows (one-hot or responses)
-                y=None,         # (m,) small-int class labels: the fast class path (T must then be one-hot of y)
+                y=None,         # (m,) small-int class labels: the fast class path (T then one-hot of y)
                 min_leaf=1,     # minimum points on each side
                 weight=None):   # (m,) positive point weights (the response path on w_n t_n; None: all 1)
     "Best step alpha along each of J directions, and its split score (-inf: no valid split)."
     if weight is not None: y = None
     J, m = np.shape(V) if G is None else np.broadcast_shapes(np.shape(V), np.shape(G))
-    V = np.broadcast_to(V, (J, m)); G = None if G is None else np.broadcast_to(G, (J, m))
+    V = np.broadcast_to(V, (J, m))
+    G = None if G is None else np.broadcast_to(G, (J, m))
     alpha, score = np.zeros(J), np.full(J, -np.inf)
     if m < 2: return alpha, score
     step = max(1, CHUNK // (m * (1 if y is not None else T.shape[1] + 1)))
@@ -107,10 +120,13 @@ def line_search(V,              # (J, m) or (1, m) margins V_n = w.x_n - b (righ
         a, order, s, start = _breakpoints(V[j0:j0 + step], None if G is None else G[j0:j0 + step])
         sc, nR, nL = (_scores_classes(order, s, start, y, T.shape[1]) if y is not None
                       else _scores_values(order, s, start, T, weight))
-        with np.errstate(invalid="ignore"): gap_ok = a[:, 1:] - a[:, :-1] > GAP * (np.abs(a[:, 1:]) + np.abs(a[:, :-1]))   # distinct, not by rounding
+        with np.errstate(invalid="ignore"):                     # distinct, not by rounding
+            gap_ok = a[:, 1:] - a[:, :-1] > GAP * (np.abs(a[:, 1:]) + np.abs(a[:, :-1]))
         ok = gap_ok & np.isfinite(a[:, 1:]) & (nR[:, :-1] >= min_leaf) & (nL[:, :-1] >= min_leaf)
         sc = np.where(ok, sc[:, :-1], -np.inf)
-        t = sc.argmax(1); r = np.arange(len(t)); best = sc[r, t]
+        t = sc.argmax(1)
+        r = np.arange(len(t))
+        best = sc[r, t]
         score[j0:j0 + step] = best
         alpha[j0:j0 + step] = np.where(np.isfinite(best), (a[r, t] + a[r, t + 1]) / 2, 0.0)
     return alpha, score
@@ -125,65 +141,102 @@ class NodeSplit(NamedTuple):
     moves: int          # accepted moves (coordinate steps and random jumps)
 
 def _axis_search(Z, T, y, min_leaf, weight=None):
-    "Varying features, rows (z_j of the varying features; last row -1 for b), best threshold and score per feature."
+    "Varying features, rows (their z_j; last row -1 for b), best threshold and score per feature."
     free = np.flatnonzero(np.ptp(Z, axis=0) > 0)
-    ZaT = np.empty((len(free) + 1, len(Z))); ZaT[:-1] = Z[:, free].T; ZaT[-1] = -1.0   # contiguous rows
+    ZaT = np.empty((len(free) + 1, len(Z)))
+    ZaT[:-1] = Z[:, free].T
+    ZaT[-1] = -1.0   # contiguous rows
     alpha, score = line_search(ZaT[:-1], None, T, y, min_leaf, weight)
     return free, ZaT, alpha, score
 
+# %% ../nbs/10_oblique_cart.ipynb #b2d4f6a8
+def _as_int(x, name, low):
+    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer)) or x < low:
+        raise ValueError(f"{name} must be an integer >= {low}; got {x!r}")
+    return int(x)
+
+@dataclass(frozen=True)
+class GrowSettings:
+    "How `grow_oblique` grows: the leaf size and the OC1-style node search of `best_oblique_split`."
+    min_samples_leaf: int = 1   # minimum points per leaf (and on each side of a split)
+    max_moves: int = 20         # accepted moves per start (0: the best axis split, plain CART)
+    block: int = 32             # coordinates per line search
+    patience: int | None = 2    # failed blocks in a row before random jumps (None: a whole cycle, OC1's rule)
+    n_directions: int = 8       # random directions per jump
+    n_restarts: int = 1         # starts: the best n_restarts axis splits
+
+    def __post_init__(self):
+        lows = dict(min_samples_leaf=1, max_moves=0, block=1, patience=1, n_directions=1, n_restarts=1)
+        for name, low in lows.items():
+            value = getattr(self, name)
+            if name != 'patience' or value is not None:
+                object.__setattr__(self, name, _as_int(value, name, low))   # frozen: converted once, here
+
+# %% ../nbs/10_oblique_cart.ipynb #e5a7b9c2
+def _rescaled_move(new, dV, V, score, T, min_leaf, weight, zmax):
+    "The move to hyperplane `new` (margins V + dV), scaled to ||w||_1 = 1: (h, score, V); None if refused."
+    norm = np.abs(new[:-1]).sum()
+    new, V_new = new / norm, (V + dV) / norm
+    if (np.abs(V_new) <= GAP * zmax * np.abs(new).sum()).any(): return None   # a point (numerically) on it
+    s_new = split_score(V_new > 0, T, min_leaf, weight)
+    return (new, s_new, V_new) if s_new > score else None
+
 # %% ../nbs/10_oblique_cart.ipynb #dd5eabc4
-def _descend(ZaT, T, y, h, score, min_leaf, rng, max_moves, block, patience, n_directions, rtol=1e-12, weight=None):
-    "Coordinate descent in blocks + random jumps from hyperplane h (rows of ZaT: coordinates, last = -1 for b)."
-    J = len(ZaT); moves = visited = failed = 0
+def _descend(ZaT, T, y, h, score, rng, settings:GrowSettings, weight=None):
+    "Coordinate descent in blocks + random jumps from hyperplane h (rows of ZaT: coordinates, last -1 for b)."
+    J, min_leaf, block = len(ZaT), settings.min_samples_leaf, settings.block
+    moves = visited = failed = 0
     order = rng.permutation(J - 1)
     blocks = [np.r_[order[i:i + block], J - 1] for i in range(0, J - 1, block)] or [np.array([J - 1])]
-    patience = len(blocks) if patience is None else min(patience, len(blocks))
+    patience = len(blocks) if settings.patience is None else min(settings.patience, len(blocks))
     V, zmax = h @ ZaT, np.abs(ZaT).max(0)                       # zmax: bound on a point's |coordinates|
-    while moves < max_moves:
+    while moves < settings.max_moves:
         if failed < patience:                                   # the next block of coordinates (and b)
-            cols = blocks[visited % len(blocks)]; visited += 1
-            G = ZaT[cols]; alpha, s = line_search(V[None], G, T, y, min_leaf, weight); j = int(s.argmax())
-            new = h.copy(); new[cols[j]] += alpha[j]
+            cols, visited = blocks[visited % len(blocks)], visited + 1
+            G = ZaT[cols]
+            alpha, s = line_search(V[None], G, T, y, min_leaf, weight)
+            j = int(s.argmax())
+            new = h.copy()
+            new[cols[j]] += alpha[j]
         else:                                                   # a (block-wise) local optimum: random jumps
-            D = rng.standard_normal((J, n_directions)); G = (ZaT.T @ D).T
-            alpha, s = line_search(V[None], G, T, y, min_leaf, weight); j = int(s.argmax())
+            D = rng.standard_normal((J, settings.n_directions))
+            G = (ZaT.T @ D).T
+            alpha, s = line_search(V[None], G, T, y, min_leaf, weight)
+            j = int(s.argmax())
             new = h + alpha[j] * D[:, j]
-        ok = bool(s[j] > score + rtol * abs(score))
-        if ok:
-            norm = np.abs(new[:-1]).sum(); new /= norm; V_new = (V + alpha[j] * G[j]) / norm
-            ok = not (np.abs(V_new) <= GAP * zmax * np.abs(new).sum()).any()   # no point (numerically) on the plane
-            if ok: s_new = split_score(V_new > 0, T, min_leaf, weight); ok = s_new > score
-        if ok: h, score, V = new, s_new, V_new; moves += 1; failed = 0
+        moved = None
+        if s[j] > score + 1e-12 * abs(score):                   # a gain beyond rounding: check the partition
+            moved = _rescaled_move(new, alpha[j] * G[j], V, score, T, min_leaf, weight, zmax)
+        if moved is not None: (h, score, V), moves, failed = moved, moves + 1, 0
         elif failed >= patience: break                          # the jumps failed too
         else: failed += 1
     return h, score, moves
 
 # %% ../nbs/10_oblique_cart.ipynb #b46cd5b3
-def best_oblique_split(Z,                # (m, D) inputs of the node's points (standardized)
-                       T,                # (m, k) target rows
-                       y=None,           # (m,) small-int labels for the class path (T one-hot of y), or None
-                       min_leaf=1,       # minimum points on each side
-                       max_moves=20,     # accepted moves per start
-                       block=32,         # coordinates per line search
-                       patience=2,       # failed blocks in a row before random jumps (None: a whole cycle)
-                       n_directions=8,   # random directions per jump
-                       n_restarts=1,     # starts: the best n_restarts axis splits
-                       rng=None,         # np.random.Generator
-                       weight=None):     # (m,) positive point weights (None: all 1)
+def best_oblique_split(Z,                        # (m, D) inputs of the node's points (standardized)
+                       T,                        # (m, k) target rows
+                       y=None,                   # (m,) small-int labels, the class path (T one-hot of y)
+                       settings=GrowSettings(),  # leaf size and search knobs
+                       rng=None,                 # np.random.Generator
+                       weight=None):             # (m,) positive point weights (None: all 1)
     "The node's split: the best axis split, improved by OC1-style descent; None if no valid split exists."
     rng = np.random.default_rng(rng)
-    free, ZaT, alpha, score = _axis_search(Z, T, y, min_leaf, weight)
+    free, ZaT, alpha, score = _axis_search(Z, T, y, settings.min_samples_leaf, weight)
     if not np.isfinite(score).any(): return None
-    rank = np.argsort(-score, kind='stable'); k0 = rank[0]
-    w = np.zeros(Z.shape[1]); w[free[k0]] = 1.0
+    rank = np.argsort(-score, kind='stable')
+    k0 = rank[0]
+    w = np.zeros(Z.shape[1])
+    w[free[k0]] = 1.0
     best = NodeSplit(w, float(alpha[k0]), float(score[k0]), float(score[k0]), 0)
-    if max_moves == 0: return best
-    for k in rank[:n_restarts]:
+    if settings.max_moves == 0: return best
+    for k in rank[:settings.n_restarts]:
         if not np.isfinite(score[k]): break
-        h = np.zeros(len(free) + 1); h[k], h[-1] = 1.0, alpha[k]
-        h, s, moves = _descend(ZaT, T, y, h, score[k], min_leaf, rng, max_moves, block, patience, n_directions, weight=weight)
+        h = np.zeros(len(free) + 1)
+        h[k], h[-1] = 1.0, alpha[k]
+        h, s, moves = _descend(ZaT, T, y, h, score[k], rng, settings, weight)
         if s > best.score:
-            w = np.zeros(Z.shape[1]); w[free] = h[:-1]
+            w = np.zeros(Z.shape[1])
+            w[free] = h[:-1]
             best = NodeSplit(w, float(h[-1]), s, best.axis_score, moves)
     return best
 
@@ -199,13 +252,8 @@ class GrowthInfo(NamedTuple):
 CRITERIA = ('gini', 'squared_error')
 
 # %% ../nbs/10_oblique_cart.ipynb #f53c5db8
-def _as_int(x, name, low):
-    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer)) or x < low:
-        raise ValueError(f"{name} must be an integer >= {low}; got {x!r}")
-    return int(x)
-
 def _check_weights(sample_weight, n):
-    "Point weights as a float array of length n, all finite and > 0 (a point of weight 0 is a point to leave out)."
+    "Point weights as a float array of length n, all finite and > 0 (a point of weight 0 is to be left out)."
     w = np.asarray(sample_weight, dtype=np.float64)
     if w.shape != (n,) or not np.isfinite(w).all() or (w <= 0).any():
         raise ValueError(f"sample_weight must be {n} finite numbers > 0 (leave out the points of weight 0)")
@@ -221,9 +269,11 @@ def _check_growth(X, Y, criterion, n_classes):
     if len(Y) != len(X): raise ValueError(f"X has {len(X)} rows but Y has {len(Y)}")
     if criterion == 'squared_error':
         T = np.array(Y, dtype=np.float64).reshape(len(X), -1)
-        if Y.ndim > 2 or not np.isfinite(T).all(): raise ValueError("Y must be finite responses, shape (N,) or (N, k)")
+        if Y.ndim > 2 or not np.isfinite(T).all():
+            raise ValueError("Y must be finite responses, shape (N,) or (N, k)")
         return X, T, None
-    if Y.ndim != 1 or not np.issubdtype(Y.dtype, np.number) or not np.isfinite(Y).all() or (Y != np.round(Y)).any() or (Y < 0).any():
+    numeric = Y.ndim == 1 and np.issubdtype(Y.dtype, np.number) and np.isfinite(Y).all()
+    if not numeric or (Y != np.round(Y)).any() or (Y < 0).any():
         raise ValueError("y must be a 1-D array of integer labels 0..K-1")
     K = int(Y.max()) + 1 if n_classes is None else _as_int(n_classes, 'n_classes', 1)
     if Y.max() >= K: raise ValueError(f"labels must be < n_classes={K}; got {int(Y.max())}")
@@ -231,45 +281,49 @@ def _check_growth(X, Y, criterion, n_classes):
     return X, np.eye(K)[y], y
 
 # %% ../nbs/10_oblique_cart.ipynb #922bfb55
-def grow_oblique(X,                     # (N, D) raw inputs
-                 Y,                     # (N,) labels 0..K-1 ('gini') or (N,)/(N, k) responses ('squared_error')
-                 max_depth,             # depth limit (0: a single leaf)
-                 n_classes=None,        # K (default: max label + 1)
-                 criterion='gini',      # 'gini' (classification) or 'squared_error' (regression)
-                 min_samples_leaf=1,    # minimum points per leaf
-                 max_moves=20, block=32, patience=2, n_directions=8, n_restarts=1,  # node search, see `best_oblique_split`
-                 random_state=None,     # seed, np.random.Generator or np.random.RandomState
-                 return_info=False,     # also return a `GrowthInfo`
-                 sample_weight=None):   # (N,) positive point weights: impurities, scores and leaf values count weight
-    "Oblique CART tree on raw inputs, grown breadth-first with OC1-style node splits (inputs standardized inside)."
+def grow_oblique(X,                        # (N, D) raw inputs
+                 Y,                        # (N,) labels 0..K-1 ('gini'); responses ('squared_error')
+                 max_depth,                # depth limit (0: a single leaf)
+                 n_classes=None,           # K (default: max label + 1)
+                 criterion='gini',         # 'gini' (classification) or 'squared_error' (regression)
+                 settings=GrowSettings(),  # leaf size and node search (`best_oblique_split`)
+                 random_state=None,        # seed, np.random.Generator or np.random.RandomState
+                 sample_weight=None):      # (N,) positive point weights (impurities, scores, leaf values)
+    "Oblique CART tree on raw inputs, grown breadth-first with OC1-style splits (on standardized inputs)."
+    return grow_oblique_info(X, Y, max_depth, n_classes, criterion, settings, random_state, sample_weight)[0]
+
+# %% ../nbs/10_oblique_cart.ipynb #a7c9d2e4
+def grow_oblique_info(X, Y, max_depth, n_classes=None, criterion='gini', settings=GrowSettings(),
+                      random_state=None, sample_weight=None):   # the arguments of `grow_oblique`
+    "`grow_oblique`'s tree and its `GrowthInfo` (per-node counts, impurities, descent moves)."
     X, T, y = _check_growth(X, Y, criterion, n_classes)
     sw = None if sample_weight is None else _check_weights(sample_weight, len(X))
-    max_depth, min_leaf = _as_int(max_depth, 'max_depth', 0), _as_int(min_samples_leaf, 'min_samples_leaf', 1)
-    opts = dict(max_moves=_as_int(max_moves, 'max_moves', 0), block=_as_int(block, 'block', 1),
-                patience=None if patience is None else _as_int(patience, 'patience', 1),
-                n_directions=_as_int(n_directions, 'n_directions', 1), n_restarts=_as_int(n_restarts, 'n_restarts', 1))
-    if isinstance(random_state, np.random.RandomState): random_state = random_state.randint(np.iinfo(np.int32).max)
+    max_depth, min_leaf = _as_int(max_depth, 'max_depth', 0), settings.min_samples_leaf
+    if isinstance(random_state, np.random.RandomState):       # scikit-learn style: draw a seed from it
+        random_state = random_state.randint(np.iinfo(np.int32).max)
     rng = np.random.default_rng(random_state)
-    mu, sd = standardizer(X, sw); Z = (X - mu) / sd
+    mu, sd = standardizer(X, sw)
+    Z = (X - mu) / sd
     nodes, q = [], deque([(np.arange(len(X)), 0)])    # nodes: [points, depth, split or None, left, right]
     while q:
-        idx, d = q.popleft(); nodes.append([idx, d, None, -1, -1])
+        idx, d = q.popleft()
+        nodes.append([idx, d, None, -1, -1])
         w = None if sw is None else sw[idx]
         if d >= max_depth or len(idx) < 2 * min_leaf or impurity(T[idx], w) <= 1e-12 * len(idx): continue
-        sp = best_oblique_split(Z[idx], T[idx], None if y is None else y[idx], min_leaf, rng=rng, weight=w, **opts)
+        sp = best_oblique_split(Z[idx], T[idx], None if y is None else y[idx], settings, rng, w)
         if sp is None: continue
         go = Z[idx] @ sp.w > sp.b
         nodes[-1][2:] = [sp, len(nodes) + len(q), len(nodes) + len(q) + 1]
         q.extend([(idx[~go], d + 1), (idx[go], d + 1)])
-    return _assemble(nodes, T, mu, sd, return_info, sw)
+    return _assemble(nodes, T, mu, sd, sw)
 
 # %% ../nbs/10_oblique_cart.ipynb #e2080260
-def _assemble(nodes, T, mu, sd, return_info, sw=None):
-    "The Tree on raw inputs (and its GrowthInfo) from the BFS node list; values and impurities weighted by `sw` if given."
+def _assemble(nodes, T, mu, sd, sw=None):
+    "The Tree on raw inputs and its GrowthInfo, from the BFS node list; values, impurities weighted by `sw`."
     wt = (lambda idx: None) if sw is None else (lambda idx: sw[idx])
     n, D = len(nodes), len(mu)
-    left = np.array([nd[3] for nd in nodes]); right = np.array([nd[4] for nd in nodes])
-    W = np.zeros((n, D)); thr = np.zeros(n); moves = np.full(n, -1)
+    left, right = np.array([nd[3] for nd in nodes]), np.array([nd[4] for nd in nodes])
+    W, thr, moves = np.zeros((n, D)), np.zeros(n), np.full(n, -1)
     split_imp, axis_imp = np.full(n, np.nan), np.full(n, np.nan)
     for i, (idx, _, sp, _, _) in enumerate(nodes):
         if sp is None: continue
@@ -278,6 +332,5 @@ def _assemble(nodes, T, mu, sd, return_info, sw=None):
         split_imp[i], axis_imp[i] = Q - sp.score, Q - sp.axis_score
     value = np.array([np.average(T[nd[0]], axis=0, weights=wt(nd[0])) for nd in nodes])
     tree = unstandardize_tree(Tree(left, right, thr, value, W=W), mu, sd)
-    if not return_info: return tree
-    return tree, GrowthInfo(np.array([len(nd[0]) for nd in nodes]), np.array([impurity(T[nd[0]], wt(nd[0])) for nd in nodes]),
-                            split_imp, axis_imp, moves)
+    impurities = np.array([impurity(T[nd[0]], wt(nd[0])) for nd in nodes])
+    return tree, GrowthInfo(np.array([len(nd[0]) for nd in nodes]), impurities, split_imp, axis_imp, moves)

@@ -4,7 +4,8 @@ import pytest
 from sklearn.datasets import load_digits
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
-from tao_nb.oblique_cart import grow_oblique, impurity, line_search, split_score, best_oblique_split
+from tao_nb.oblique_cart import (GrowSettings, grow_oblique, grow_oblique_info, impurity, line_search, split_score,
+                                 best_oblique_split)
 
 X_DIG, Y_DIG = load_digits(return_X_y=True)
 
@@ -37,8 +38,8 @@ def test_reported_impurities_and_routing(seed):
     rng = np.random.default_rng(seed)
     K = int(y.max()) + 1; T = np.eye(K)[y]
     ml = int(rng.integers(1, 5))
-    tree, info = grow_oblique(X, y, int(rng.integers(1, 6)), min_samples_leaf=ml, random_state=seed,
-                              block=int(rng.integers(1, 40)), return_info=True)
+    settings = GrowSettings(min_samples_leaf=ml, block=int(rng.integers(1, 40)))
+    tree, info = grow_oblique_info(X, y, int(rng.integers(1, 6)), settings=settings, random_state=seed)
     mem = members_of(tree, X)
     assert [len(m) for m in mem] == info.n_samples.tolist()
     np.testing.assert_allclose(info.impurity, [impurity(T[m]) for m in mem], atol=1e-8)
@@ -56,7 +57,7 @@ def test_never_worse_than_the_exact_axis_split(seed):
     "At every node: axis impurity = scikit-learn's best stump on the node's points, and the chosen split is no worse."
     X, y = random_problem(100 + seed)
     ml = 1 + seed % 3
-    tree, info = grow_oblique(X, y, 4, min_samples_leaf=ml, random_state=seed, return_info=True)
+    tree, info = grow_oblique_info(X, y, 4, settings=GrowSettings(min_samples_leaf=ml), random_state=seed)
     mem = members_of(tree, X)
     for i in np.flatnonzero(~tree.is_leaf):
         Xi, yi = X[mem[i]], y[mem[i]]
@@ -73,7 +74,7 @@ def test_regression_matches_brute_force(seed):
     rng = np.random.default_rng(200 + seed)
     N, D, k = int(rng.integers(30, 200)), int(rng.integers(1, 5)), int(rng.integers(1, 4))
     X = rng.standard_normal((N, D)); Y = np.tanh(X @ rng.standard_normal((D, k))) + 0.1 * rng.standard_normal((N, k))
-    tree, info = grow_oblique(X, Y, 3, criterion='squared_error', random_state=seed, return_info=True)
+    tree, info = grow_oblique_info(X, Y, 3, criterion='squared_error', random_state=seed)
     mem = members_of(tree, X)
     np.testing.assert_allclose(info.impurity, [impurity(Y[m]) for m in mem], atol=1e-8)
     for i in np.flatnonzero(~tree.is_leaf):
@@ -101,7 +102,7 @@ def test_oblique_beats_axis_on_a_rotated_boundary():
     "One hyperplane separates the classes: the oblique stump is exact at the root, the axis split is not."
     rng = np.random.default_rng(0)
     X = rng.uniform(-1, 1, (500, 3)); y = (X @ [1.0, 1.0, -0.5] > 0.2).astype(int)
-    tree, info = grow_oblique(X, y, 1, random_state=0, return_info=True)
+    tree, info = grow_oblique_info(X, y, 1, random_state=0)
     assert info.split_impurity[0] < 1e-9 < info.axis_impurity[0]
 
 
@@ -119,7 +120,9 @@ def test_line_search_single_point_and_empty():
     (dict(criterion='mse'), 'criterion'), (dict(X=np.full((5, 2), np.inf)), 'NaN or infinity'),
     (dict(n_restarts=0), 'n_restarts'), (dict(patience=0), 'patience'), (dict(n_directions=0), 'n_directions')])
 def test_bad_input(bad, msg):
+    "Bad data or options: a ValueError naming the culprit (search options when their `GrowSettings` is made)."
     args = dict(X=np.arange(10.0).reshape(5, 2), y=np.array([0, 1, 0, 1, 1]), max_depth=2)
     args.update(bad)
     X, y, d = args.pop('X'), args.pop('y'), args.pop('max_depth')
-    with pytest.raises(ValueError, match=msg): grow_oblique(X, y, d, **args)
+    knobs = {k: args.pop(k) for k in list(args) if k in GrowSettings.__dataclass_fields__}
+    with pytest.raises(ValueError, match=msg): grow_oblique(X, y, d, settings=GrowSettings(**knobs), **args)

@@ -10,12 +10,11 @@ from sklearn.datasets import load_digits, make_blobs
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
 from tao_nb.tree import Tree, Split
-from tao_nb.tao import tao, tao_sweep, class_frequencies, refit_values, record_sweep, split_goes_right
-from tao_nb.reduced import zero_one_loss
-from tao_nb.solvers.axis import best_axis_split
+from tao_nb.tao import TAORun, TAOSettings, tao, tao_sweep, refit_values, record_sweep, split_goes_right
+from tao_nb.reduced import ZERO_ONE, SQUARED
 from tao_nb.path import tao_path
 from tao_nb.viz.text import tree_layout, describe_split
-from tao_nb.viz.trees import plot_tree, node_boxes, plot_history
+from tao_nb.viz.trees import TreeStyle, plot_tree, node_boxes, plot_history
 from tao_nb.viz.oblique import plot_node_weights, plot_path
 from tao_nb.viz.explore import (Explorer, SweepExplorer, explore_sweep, PathExplorer, explore_path, png_size,
                                 smallest_text_px)
@@ -72,6 +71,17 @@ def test_plot_tree_text_counts_and_highlight(digits):
     assert f"n={len(X)}" in text and "px" in text and "digit " in text
     boxes = node_boxes(ax)
     assert boxes[4].get_linewidth() > boxes[3].get_linewidth()
+
+
+def test_tree_style_sets_font_sizes_and_digits():
+    "A `TreeStyle` caps the font and sets the digits of thresholds and responses."
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(200, 2)); y = X[:, 0] + 0.1 * rng.normal(size=200)
+    t = Tree.from_sklearn(DecisionTreeRegressor(max_depth=2, random_state=0).fit(X, y))
+    ax = plot_tree(t, style=TreeStyle(fontsize=6, min_fontsize=1, precision=1))
+    assert max(s.get_fontsize() for s in ax.texts) <= 6
+    root = lambda ax: next(s.get_text() for s in ax.texts if s.get_text().startswith('#0'))
+    assert root(ax).endswith('> -0.04') and root(plot_tree(t, style=TreeStyle(precision=6))).endswith('> -0.0448081')
 
 
 def test_plot_tree_regression_and_deep():
@@ -136,15 +146,15 @@ def test_record_sweep_counts_every_node_step(digits):
         t = Tree.from_sklearn(DecisionTreeClassifier(max_depth=depth, random_state=0).fit(X, y))
         calls = []
         t2 = t.copy()
-        tao_sweep(t2, X, y, zero_one_loss, class_frequencies, best_axis_split, on_node=lambda *a: calls.append(a[1]))
-        refit_values(t2, X, y, class_frequencies)
+        tao_sweep(t2, TAORun(X.astype(np.float64), y, on_node=lambda *a: calls.append(a[1])))
+        refit_values(t2, X, y, ZERO_ONE.fit_leaf)
         steps, after, e0, e1 = record_sweep(t, X, y)
         assert [s.node for s in steps] == calls
         assert (after.feature == t2.feature).all() and np.array_equal(after.threshold, t2.threshold)
         assert np.array_equal(t.threshold, Tree.from_sklearn(DecisionTreeClassifier(max_depth=depth, random_state=0).fit(X, y)).threshold)
         assert all(s.new_loss <= s.old_loss for s in steps)
         assert e1 <= e0
-        _, hist = tao(t, X, y, max_iter=1)
+        _, hist = tao(t, X, y, settings=TAOSettings(max_iter=1))
         assert (e0, e1) == tuple(hist[:2])
 
 
@@ -152,7 +162,7 @@ def test_explorer_renders_headless(digits):
     Xb, yb = make_blobs(n_samples=200, centers=3, n_features=2, random_state=0)
     ex = explore_sweep(Tree.random(3, Xb, np.eye(3)[yb], random_state=1), Xb, yb)
     X, y = digits
-    ex_d = SweepExplorer(Tree.from_sklearn(DecisionTreeClassifier(max_depth=3, random_state=0).fit(X, y)), X, y, warmup=1)
+    ex_d = explore_sweep(Tree.from_sklearn(DecisionTreeClassifier(max_depth=3, random_state=0).fit(X, y)), X, y, warmup=1)
     for e in (ex, ex_d):
         assert len(e) > 0
         for k in (0, len(e) - 1):
@@ -170,11 +180,9 @@ def test_explorer_renders_headless(digits):
 
 
 def test_explorer_regression_and_oblique_2d():
-    from tao_nb.tao import mean_response
-    from tao_nb.reduced import squared_loss
     rng = np.random.default_rng(0)
     X = rng.normal(size=(300, 5)); y = X[:, 0] ** 2 + X[:, 1]
-    ex = explore_sweep(Tree.random(3, X, y[:, None], random_state=0), X, y, loss=squared_loss, fit_leaf=mean_response)
+    ex = explore_sweep(Tree.random(3, X, y[:, None], random_state=0), X, y, loss=SQUARED)
     assert len(ex) > 0 and ex.objective_after <= ex.objective_before
     assert len(ex.render(len(ex) - 1).axes) == 2
     Xb, yb = make_blobs(n_samples=200, centers=3, n_features=2, random_state=0)
@@ -190,7 +198,7 @@ def small_path(digits):
     X, y = digits
     idx = np.random.default_rng(0).choice(len(y), 700, replace=False)
     labels = np.array(list('abcdefghij'))[y[idx]]          # string labels: the explorer must encode them
-    return tao_path(X[idx], labels, [3.0, 0.3, 0.03], max_depth=3, progress=False), X[idx], labels
+    return tao_path(X[idx], labels, [3.0, 0.3, 0.03], max_depth=3, random_state=0), X[idx], labels
 
 
 def _node_axes(fig):
@@ -358,7 +366,7 @@ def test_explorer_draws_each_position_once_and_handles_empty():
 def test_explorer_figures_legible_at_the_displayed_width(digits, small_path):
     X, y = digits
     big = PathExplorer(small_path[0], (8, 8), small_path[1], small_path[2])
-    sweep = SweepExplorer(Tree.from_sklearn(DecisionTreeClassifier(max_depth=5, random_state=0).fit(X, y)), X, y)
+    sweep = SweepExplorer(record_sweep(Tree.from_sklearn(DecisionTreeClassifier(max_depth=5, random_state=0).fit(X, y)), X, y), X)
     for ex in (big, sweep):
         v = ex.widget()
         assert v.image.layout.max_width == 'none' and not v.image.width      # shown at its natural size (the box scrolls)

@@ -12,11 +12,11 @@ from matplotlib.text import Text
 import ipywidgets as W
 from fastcore.basics import patch
 from ..tree import Tree, Split
-from ..reduced import zero_one_loss
+from ..reduced import Loss, ZERO_ONE
 from ..solvers.axis import best_axis_split
-from ..tao import class_frequencies, split_goes_right, record_sweep
+from ..tao import split_goes_right, record_sweep
 from .text import describe_split
-from .trees import plot_tree, node_boxes
+from .trees import TreeStyle, plot_tree, node_boxes
 from .oblique import plot_node_weights, plot_path, weights_figsize
 
 # %% auto #0
@@ -25,16 +25,20 @@ __all__ = ['figures_png', 'png_size', 'smallest_text_px', 'ExplorerView', 'Explo
 
 # %% ../../nbs/13_viz_explore.ipynb #fa34a88d
 def figures_png(figs, dpi=80):
-    "Draw `figs` at `dpi` and stack them top to bottom (left-aligned, on white) into one PNG; closes the figures."
+    "Draw `figs` at `dpi`, stacked top to bottom (left-aligned, on white), into one PNG; closes the figures."
     pngs = []
     for f in figs:
-        buf = io.BytesIO(); f.savefig(buf, format='png', dpi=dpi, facecolor='white'); plt.close(f)
+        buf = io.BytesIO()
+        f.savefig(buf, format='png', dpi=dpi, facecolor='white')
+        plt.close(f)
         pngs.append(buf.getvalue())
     if len(pngs) == 1: return pngs[0]
     ims = [mpimg.imread(io.BytesIO(p))[..., :3] for p in pngs]
     width = max(im.shape[1] for im in ims)
-    stack = np.vstack([np.pad(im, ((0, 0), (0, width - im.shape[1]), (0, 0)), constant_values=1.0) for im in ims])
-    buf = io.BytesIO(); mpimg.imsave(buf, stack, format='png'); return buf.getvalue()
+    ims = [np.pad(im, ((0, 0), (0, width - im.shape[1]), (0, 0)), constant_values=1.0) for im in ims]
+    buf = io.BytesIO()
+    mpimg.imsave(buf, np.vstack(ims), format='png')
+    return buf.getvalue()
 
 def png_size(png:bytes):
     "(width, height) in pixels of a PNG, from its header."
@@ -48,12 +52,13 @@ def smallest_text_px(fig, dpi=80):
         texts += ax.texts + [ax.title, ax._left_title, ax._right_title]
         if ax.get_legend() is not None: texts += ax.get_legend().get_texts()
         if ax.axison: texts += ax.get_xticklabels() + ax.get_yticklabels() + [ax.xaxis.label, ax.yaxis.label]
-    sizes = [t.get_fontsize() for t in texts if isinstance(t, Text) and t.get_visible() and t.get_text().strip()]
+    shown = [t for t in texts if isinstance(t, Text) and t.get_visible() and t.get_text().strip()]
+    sizes = [t.get_fontsize() for t in shown]
     return min(sizes) * dpi / 72 if sizes else np.inf
 
 # %% ../../nbs/13_viz_explore.ipynb #0ca53ce2
 class ExplorerView(W.VBox):
-    "The widget of an `Explorer`: Prev / slider / Next, a caption, and the figure as one PNG at its natural size (scrolls)."
+    "An `Explorer`'s widget: Prev / slider / Next, a caption, the figure as one PNG at full size (scrolls)."
     def __init__(self, explorer, k=None):   # k: position to open at (default `explorer.start`)
         self.explorer, n = explorer, len(explorer)
         self.slider = W.IntSlider(value=1, min=1, max=max(n, 1), description=explorer.noun, disabled=n < 2,
@@ -77,14 +82,17 @@ class ExplorerView(W.VBox):
         self.slider.value = int(np.clip(self.slider.value + d, 1, self.slider.max))
 
     def _show(self):
-        if not len(self.explorer): self.caption.value = self.explorer.empty; return
+        if not len(self.explorer):
+            self.caption.value = self.explorer.empty
+            return
         png = self.explorer.png(self.position)     # drawn first: the old figure stays up until then
         self.image.value = png                     # one assignment: replaced, never emptied
         self.caption.value = self.explorer.caption(self.position)
 
 # %% ../../nbs/13_viz_explore.ipynb #d3c7a475
 class Explorer:
-    "Base of the explorers: a subclass gives `__len__`, `caption(k)` and `figures(k)` (or `render(k)`), `widget()` steps through them."
+    """Base of the explorers: a subclass gives `__len__`, `caption(k)` and `figures(k)` (or `render(k)`);
+    `widget()` steps through them."""
     noun, start, dpi, empty = 'position', 0, 80, 'nothing to show'
 
     def __len__(self): raise NotImplementedError
@@ -118,12 +126,15 @@ def _draw_split_2d(ax, split, xlim, ylim, **kw):
     b = split.threshold
     if not np.isfinite(b): return
     if split.weights is None:
-        (ax.axvline if split.feature == 0 else ax.axhline)(b, **kw); return
+        (ax.axvline if split.feature == 0 else ax.axhline)(b, **kw)
+        return
     w0, w1 = split.weights[:2]
     if abs(w1) >= abs(w0) and w1 != 0:
-        xs = np.array(xlim); ax.plot(xs, (b - w0 * xs) / w1, **kw)
+        xs = np.array(xlim)
+        ax.plot(xs, (b - w0 * xs) / w1, **kw)
     elif w0 != 0:
-        ys = np.array(ylim); ax.plot((b - w1 * ys) / w0, ys, **kw)
+        ys = np.array(ylim)
+        ax.plot((b - w1 * ys) / w0, ys, **kw)
 
 # %% ../../nbs/13_viz_explore.ipynb #02ea72e7
 def _scatter_step(ax, step, X):
@@ -131,19 +142,24 @@ def _scatter_step(ax, step, X):
     at_node = np.flatnonzero(step.tree.decision_paths(X)[:, step.depth] == step.node)
     P = X[at_node]
     pad = 0.08 * (np.ptp(P, axis=0) + 1e-9)
-    xlim = (P[:, 0].min() - pad[0], P[:, 0].max() + pad[0]); ylim = (P[:, 1].min() - pad[1], P[:, 1].max() + pad[1])
+    xlim = (P[:, 0].min() - pad[0], P[:, 0].max() + pad[0])
+    ylim = (P[:, 1].min() - pad[1], P[:, 1].max() + pad[1])
     cur = step.new if step.new is not None else step.old
     gx, gy = np.meshgrid(np.linspace(*xlim, 200), np.linspace(*ylim, 200))
     right = split_goes_right(cur, np.c_[gx.ravel(), gy.ravel()]).reshape(gx.shape)
-    ax.contourf(gx, gy, right.astype(float), levels=[-0.5, 0.5, 1.5], colors=['#dbe9f6', '#fde5cc'], alpha=0.7)
+    ax.contourf(gx, gy, right.astype(float), levels=[-0.5, 0.5, 1.5], colors=['#dbe9f6', '#fde5cc'],
+                alpha=0.7)
     ax.scatter(P[:, 0], P[:, 1], s=8, c='0.75', lw=0, label='other points at node')
     Xc, wmax = X[step.points], max(step.weight.max(initial=0.0), 1e-12)
     for lab, col, name in ((0, _LEFT, 'care: better left'), (1, _RIGHT, 'care: better right')):
         m = step.label == lab
-        ax.scatter(Xc[m, 0], Xc[m, 1], s=14 + 40 * step.weight[m] / wmax, c=col, edgecolors='k', lw=0.4, label=name)
+        ax.scatter(Xc[m, 0], Xc[m, 1], s=14 + 40 * step.weight[m] / wmax, c=col, edgecolors='k', lw=0.4,
+                   label=name)
     _draw_split_2d(ax, step.old, xlim, ylim, color='0.3', ls='--', lw=1.5, label='old split')
-    if step.new is not None: _draw_split_2d(ax, step.new, xlim, ylim, color='crimson', lw=2, label='new split')
-    ax.set_xlim(xlim); ax.set_ylim(ylim)
+    if step.new is not None:
+        _draw_split_2d(ax, step.new, xlim, ylim, color='crimson', lw=2, label='new split')
+    ax.set_xlim(xlim)
+    ax.set_ylim(ylim)
     ax.legend(fontsize=8, loc='best', framealpha=0.85)
 
 # %% ../../nbs/13_viz_explore.ipynb #e2b18b68
@@ -165,13 +181,14 @@ def _bars_step(ax, step, X):
         ax.bar_label(r, fmt='%.4g', fontsize=8)
     ax.set_xticks(xs, ['better left (label 0)', 'better right (label 1)'])
     for t, c in zip(ax.get_xticklabels(), (_LEFT, _RIGHT)): t.set_color(c)
-    ax.set_ylabel('care points / weight'); ax.legend(fontsize=8, frameon=False)
+    ax.set_ylabel('care points / weight')
+    ax.legend(fontsize=8, frameon=False)
 
 # %% ../../nbs/13_viz_explore.ipynb #e180c44d
 _PANEL = 5.5                      # inches: the left panel with its margins
 
 def sweep_figsize(tree:Tree, slot=1.0):
-    "Size (inches) of a `SweepExplorer` step: the problem panel, then `slot` inches per leaf of the tree, ~1.05 per level."
+    "Size (inches) of a `SweepExplorer` step: the problem panel, then `slot` per leaf, ~1.05 per level."
     return (_PANEL + max(6.5, slot * tree.n_leaves + 1), max(4.8, 1.05 * (tree.max_depth + 1) + 1.3))
 
 def _axes_in(fig, left, bottom, width, height):
@@ -181,19 +198,17 @@ def _axes_in(fig, left, bottom, width, height):
 
 # %% ../../nbs/13_viz_explore.ipynb #dd9d25ef
 class SweepExplorer(Explorer):
-    "Step through one TAO sweep node by node: `render(k)` draws step `k`; the widget opens at step 1."
+    "Step through a recorded TAO sweep node by node: `render(k)` draws step `k`; the widget opens at step 1."
     noun, empty = 'step', "no node step in this sweep (no care points anywhere)"
-    def __init__(self, tree:Tree, X, y,
-                 loss=zero_one_loss, fit_leaf=class_frequencies, node_solver=best_axis_split,
-                 warmup=0,              # full TAO sweeps to run before the recorded one
+    def __init__(self, sweep,           # what `record_sweep` returns: (steps, tree after, E before, E after)
+                 X,                     # the inputs the sweep ran on
                  feature_names=None,    # names of the input features
                  class_names=None,      # names of the classes
-                 figsize=None):         # size of a rendered step (default: `sweep_figsize(tree)`)
-        self.X = np.asarray(X, dtype=np.float64); self.y = y
-        self.steps, self.tree_after, self.objective_before, self.objective_after = record_sweep(
-            tree, self.X, y, loss, fit_leaf, node_solver, warmup)
+                 figsize=None):         # size of a rendered step (default: `sweep_figsize` of the tree)
+        self.steps, self.tree_after, self.objective_before, self.objective_after = sweep
+        self.X = np.asarray(X, dtype=np.float64)
         self.feature_names, self.class_names = feature_names, class_names
-        self.figsize = figsize or sweep_figsize(tree)
+        self.figsize = figsize or sweep_figsize(self.tree_after)   # a sweep keeps the tree's shape
 
     def __len__(self): return len(self.steps)
 
@@ -208,35 +223,44 @@ class SweepExplorer(Explorer):
 # %% ../../nbs/13_viz_explore.ipynb #e47891d3
 @patch
 def render(self:SweepExplorer, k:int):
-    "Step `k` as a Figure: the node's problem (left), the tree after the step with the node highlighted (right)."
+    "Step `k` as a Figure: the node's problem (left), the tree after the step, the node highlighted (right)."
     self._check(k)
     s, fig = self.steps[k], plt.figure(figsize=self.figsize)
     W_, H_ = self.figsize
-    ax0, ax1 = _axes_in(fig, 0.8, 0.9, _PANEL - 1.1, H_ - 1.9), _axes_in(fig, _PANEL, 0.1, W_ - _PANEL - 0.1, H_ - 1.05)
+    ax0 = _axes_in(fig, 0.8, 0.9, _PANEL - 1.1, H_ - 1.9)
+    ax1 = _axes_in(fig, _PANEL, 0.1, W_ - _PANEL - 0.1, H_ - 1.05)
     (_scatter_step if self.X.shape[1] == 2 else _bars_step)(ax0, s, self.X)
     ax0.set_title(f"node {s.node}: reduced loss {s.old_loss:.4g} → {s.new_loss:.4g}", fontsize=10)
     t = s.tree.copy()
     if s.new is not None: t.set_split(s.node, s.new)
-    plot_tree(t, ax=ax1, X=self.X, highlight=s.node, feature_names=self.feature_names, class_names=self.class_names,
-              fontsize=10, min_fontsize=7.5, title='tree after the step')
-    fig.suptitle(f"{self.caption(k)}\n(the sweep: {len(self)} node steps, objective {self.objective_before:g} → "
-                 f"{self.objective_after:g})", fontsize=9, x=0.01, ha='left')   # left: a wide figure is seen from its left end
+    plot_tree(t, ax=ax1, feature_names=self.feature_names, class_names=self.class_names, X=self.X,
+              highlight=s.node, title='tree after the step', style=TreeStyle(fontsize=10, min_fontsize=7.5))
+    E0, E1 = self.objective_before, self.objective_after
+    sweep = f"(the sweep: {len(self)} node steps, objective {E0:g} → {E1:g})"
+    fig.suptitle(f"{self.caption(k)}\n{sweep}", fontsize=9, x=0.01, ha='left')   # read from the left
     return fig
 
-def explore_sweep(tree:Tree, X, y, **kwargs):
-    "A `SweepExplorer` over one TAO sweep of `tree` on (X, y); display it in a notebook to step through."
-    return SweepExplorer(tree, X, y, **kwargs)
+def explore_sweep(tree:Tree,                   # the tree (copied, never modified)
+                  X, y,                        # training inputs and targets
+                  loss:Loss=ZERO_ONE,          # per-point loss and leaf model, as in `tao`
+                  node_solver=best_axis_split, # node solver, as in `tao`
+                  warmup=0,                    # full TAO sweeps to run before the recorded one
+                  **kwargs):                   # drawing options of `SweepExplorer` (names, figsize)
+    "Record one TAO sweep of `tree` on (X, y) as a `SweepExplorer`; display it to step through."
+    X = np.asarray(X, dtype=np.float64)
+    return SweepExplorer(record_sweep(tree, X, y, loss, node_solver, warmup), X, **kwargs)
 
 # %% ../../nbs/13_viz_explore.ipynb #fe55e82f
 class PathExplorer(Explorer):
-    "Walk a regularization path tree by tree: `render(k)` draws tree `k` as node-weight images; the widget opens at the selected tree."
+    """Walk a regularization path tree by tree: `render(k)` draws tree `k` as node-weight images; the widget
+    opens at the selected tree."""
     noun = 'tree'
-    def __init__(self, path,              # a `TAOPath` from `tao_path` (notebook 12), or any object `plot_path` draws
+    def __init__(self, path,              # a `TAOPath` (`tao_path`, notebook 12), or what `plot_path` draws
                  image_shape,             # shape of one input image, e.g. (8, 8)
-                 X=None, y=None,          # points (raw inputs, labels as in the path): leaf mean images, counts, % right
+                 X=None, y=None,          # raw inputs, labels of the path: leaf means, counts, % right
                  class_names=None,        # names of the classes (default: the path's labels)
                  shared_scale=False,      # one colour scale for all nodes of a tree
-                 figsize=None,            # size of a rendered tree (default: `weights_figsize(tree, slot)`, uncapped)
+                 figsize=None,            # size of a rendered tree (default: `weights_figsize(tree, slot)`)
                  slot=1.1):               # inches per leaf of the default size
         self.path, self.image_shape = path, tuple(image_shape)
         n_features = path.trees[0].n_features
@@ -245,14 +269,16 @@ class PathExplorer(Explorer):
         self.X = None if X is None else np.asarray(X, dtype=np.float64)
         self.class_names = path.classes_ if class_names is None else np.asarray(class_names)
         if len(self.class_names) != len(path.classes_):
-            raise ValueError(f"class_names has {len(self.class_names)} names for {len(path.classes_)} classes")
+            n, K = len(self.class_names), len(path.classes_)
+            raise ValueError(f"class_names has {n} names for {K} classes")
         self.y = None if y is None else self._names_of(y)
         self.start, self.shared_scale, self.figsize, self.slot = path.best_index, shared_scale, figsize, slot
 
     def _names_of(self, y):
         "The path's labels -> the names `plot_node_weights` maps back to class indices."
         y = np.asarray(y)
-        if not np.isin(y, self.path.classes_).all(): raise ValueError(f"y has labels outside the path's classes {self.path.classes_}")
+        if not np.isin(y, self.path.classes_).all():
+            raise ValueError(f"y has labels outside the path's classes {self.path.classes_}")
         return np.asarray(self.class_names)[np.searchsorted(self.path.classes_, y)]
 
     def __len__(self): return len(self.path.Cs)
@@ -263,7 +289,8 @@ def caption(self:PathExplorer, k:int):
     "One line about tree `k`: its number (from 1), C and measures."
     p, t = self.path, self.path.trees[k]
     sel = ", selected" if k == p.best_index else ""
-    return (f"tree {k + 1}/{len(self)}: C = {p.Cs[k]:.3g}{sel}; train error {100 * p['train_error'][k]:.1f}%, "
+    return (f"tree {k + 1}/{len(self)}: C = {p.Cs[k]:.3g}{sel}; "
+            f"train error {100 * p['train_error'][k]:.1f}%, "
             f"validation error {100 * p['val_error'][k]:.1f}%; {p['nonzeros'][k]} nonzero weights, "
             f"{p['internal'][k]} splits, {t.n_leaves} leaves, depth {t.max_depth}")
 
@@ -272,8 +299,9 @@ def render(self:PathExplorer, k:int):
     "Tree `k` of the path drawn by `plot_node_weights`, sized to be legible; returns the Figure."
     self._check(k)
     t = self.path.trees[k]
-    return plot_node_weights(t, self.image_shape, self.X, self.y, self.class_names, shared_scale=self.shared_scale,
-                             figsize=self.figsize or weights_figsize(t, self.slot, max_width=np.inf), title=self.caption(k))
+    figsize = self.figsize or weights_figsize(t, self.slot, max_width=np.inf)
+    return plot_node_weights(t, self.image_shape, self.X, self.y, self.class_names,
+                             shared_scale=self.shared_scale, figsize=figsize, title=self.caption(k))
 
 @patch
 def figures(self:PathExplorer, k:int):

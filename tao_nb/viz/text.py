@@ -8,29 +8,33 @@ import numpy as np
 from ..tree import Tree, Split
 
 # %% auto #0
-__all__ = ['tree_layout', 'describe_split', 'is_classification', 'describe_value', 'split_terms', 'export_text']
+__all__ = ['tree_layout', 'row_room', 'describe_split', 'is_classification', 'describe_value', 'split_terms', 'export_text']
 
 # %% ../../nbs/02_viz_text.ipynb #9ffab469
 def tree_layout(tree:Tree):
-    "Positions (x, y) of every node: leaves in consecutive x slots, parents midway between children, y = -depth."
+    "Positions (x, y) of every node: leaves in consecutive x slots, parents midway, y = -depth."
     n = tree.n_nodes
     x = np.zeros(n)
     slot, stack = 0, [(0, False)]
     while stack:                      # iterative post-order: children before their parent
         i, done = stack.pop()
-        if tree.left[i] < 0: x[i] = slot; slot += 1
+        if tree.left[i] < 0:
+            x[i] = slot
+            slot += 1
         elif done: x[i] = (x[tree.left[i]] + x[tree.right[i]]) / 2
         else: stack += [(i, True), (int(tree.right[i]), False), (int(tree.left[i]), False)]
     return x, -tree.depth.astype(float)
 
 # %% ../../nbs/02_viz_text.ipynb #589448a5
-def _row_room(tree:Tree, x):
-    "Room of each node on its row: the distance (in slots of `x`) to its nearest neighbour on the row; inf when alone."
+def row_room(tree:Tree, x):
+    "Each node's room on its row: the distance (slots of `x`) to its nearest row neighbour; inf when alone."
     room = np.full(tree.n_nodes, np.inf)
     for d in range(tree.max_depth + 1):
-        ids = np.flatnonzero(tree.depth == d); o = ids[np.argsort(x[ids])]
+        ids = np.flatnonzero(tree.depth == d)
+        o = ids[np.argsort(x[ids])]
         if len(o) > 1:
-            gap = np.diff(x[o]); room[o] = np.minimum(np.r_[np.inf, gap], np.r_[gap, np.inf])
+            gap = np.diff(x[o])
+            room[o] = np.minimum(np.r_[np.inf, gap], np.r_[gap, np.inf])
     return room
 
 # %% ../../nbs/02_viz_text.ipynb #cd3de3a7
@@ -53,7 +57,8 @@ def describe_split(split:Split,             # the split (e.g. `tree.get_split(i)
     if split.weights is None: s = _side(name(split.feature), split.threshold, precision)
     else:
         nz = np.flatnonzero(split.weights)
-        lhs = "0" if len(nz) == 0 else f"{_fmt(split.weights[nz[0]], 2)}·{name(nz[0])}" if len(nz) == 1 else "w·x"
+        one = lambda: f"{_fmt(split.weights[nz[0]], 2)}·{name(nz[0])}"
+        lhs = "0" if len(nz) == 0 else one() if len(nz) == 1 else "w·x"
         s = _side(lhs, split.threshold, precision) + (f" (nnz={len(nz)})" if len(nz) > 1 else "")
     return s + (", children swapped" if split.swap else "")
 
@@ -85,19 +90,20 @@ def split_terms(weights,            # a weight vector
     out = ""
     for j, k in enumerate(nz[:max_terms]):
         w = weights[k]
-        out += (("−" if w < 0 else "") if j == 0 else (" − " if w < 0 else " + ")) + f"{_fmt(abs(w), precision)}·{name(k)}"
+        sign = ("−" if w < 0 else "") if j == 0 else (" − " if w < 0 else " + ")
+        out += sign + f"{_fmt(abs(w), precision)}·{name(k)}"
     return out + (f" + {len(nz) - max_terms} more terms" if len(nz) > max_terms else "")
 
 # %% ../../nbs/02_viz_text.ipynb #306ad2f9
 def export_text(tree,               # a `Tree`, or a fitted estimator with a `tree_`
-                feature_names=None, # names of the input features (default: the estimator's `feature_names_in_`, or `x[k]`)
+                feature_names=None, # feature names (default: an estimator's `feature_names_in_`, or `x[k]`)
                 class_names=None,   # names of the classes (default: the estimator's `classes_`)
                 precision=3,        # significant digits of thresholds and weights
                 max_terms=8):       # terms shown per oblique split
     "The tree as indented rules, one line per branch (as scikit-learn's `export_text`)."
     if not isinstance(tree, Tree):
-        feature_names = feature_names if feature_names is not None else getattr(tree, 'feature_names_in_', None)
-        class_names = class_names if class_names is not None else getattr(tree, 'classes_', None)
+        if feature_names is None: feature_names = getattr(tree, 'feature_names_in_', None)
+        if class_names is None: class_names = getattr(tree, 'classes_', None)
         tree = tree.tree_
     name = lambda k: feature_names[k] if feature_names is not None else f"x[{k}]"
     leaf = lambda i: (f"class: {describe_value(tree, i, class_names)}" if is_classification(tree)
@@ -105,10 +111,15 @@ def export_text(tree,               # a `Tree`, or a fitted estimator with a `tr
     lines = []
     def walk(i, depth):
         pad = "|   " * depth + "|--- "
-        if tree.is_leaf[i]: lines.append(pad + leaf(i)); return
-        lhs = name(tree.feature[i]) if not tree.is_oblique else split_terms(tree.W[i], feature_names, precision, max_terms)
+        if tree.is_leaf[i]:
+            lines.append(pad + leaf(i))
+            return
+        lhs = (split_terms(tree.W[i], feature_names, precision, max_terms) if tree.is_oblique
+               else name(tree.feature[i]))
         b = _fmt(tree.threshold[i], precision)
-        lines.append(f"{pad}{lhs} <= {b}"); walk(int(tree.left[i]), depth + 1)
-        lines.append(f"{pad}{lhs} >  {b}"); walk(int(tree.right[i]), depth + 1)
+        lines.append(f"{pad}{lhs} <= {b}")
+        walk(int(tree.left[i]), depth + 1)
+        lines.append(f"{pad}{lhs} >  {b}")
+        walk(int(tree.right[i]), depth + 1)
     walk(0, 0)
     return "\n".join(lines)

@@ -8,11 +8,12 @@ import numpy as np
 import matplotlib.pyplot as plt
 from matplotlib.patches import FancyBboxPatch
 from matplotlib.ticker import MaxNLocator
+from typing import NamedTuple
 from ..tree import Tree
-from .text import tree_layout, describe_split, describe_value, is_classification, _row_room
+from .text import tree_layout, describe_split, describe_value, is_classification, row_room
 
 # %% auto #0
-__all__ = ['tree_figsize', 'plot_tree', 'node_boxes', 'plot_history']
+__all__ = ['tree_figsize', 'TreeStyle', 'plot_tree', 'node_boxes', 'plot_history']
 
 # %% ../../nbs/03_viz_trees.ipynb #02eb8050
 def _node_counts(tree, X):
@@ -25,7 +26,8 @@ def _leaf_colors(tree, cmap=None):
     if is_classification(tree):
         K = tree.n_values
         cm = plt.get_cmap(cmap or ('tab10' if K <= 10 else 'tab20'))
-        base = cm(tree.value.argmax(1) % cm.N) if K <= 20 else plt.get_cmap(cmap or 'hsv')(tree.value.argmax(1) / K)
+        k = tree.value.argmax(1)
+        base = cm(k % cm.N) if K <= 20 else plt.get_cmap(cmap or 'hsv')(k / K)
     else:
         v = tree.value[:, 0]
         lo, hi = v.min(), v.max()
@@ -41,19 +43,22 @@ def _ax_points(ax):
 
 # %% ../../nbs/03_viz_trees.ipynb #19c91c83
 def tree_figsize(tree:Tree, slot_width=0.85, max_width=22):
-    "Figure size (inches) for `plot_tree`: `slot_width` per leaf (at most `max_width` in all), about 1.05 per level."
-    return (float(np.clip(slot_width * tree.n_leaves + 1, 5, max_width)), float(np.clip(1.05 * (tree.max_depth + 1) + 0.3, 2.2, 11)))
+    "Figure size (inches) for `plot_tree`: `slot_width` per leaf (`max_width` at most), ~1.05 per level."
+    width = np.clip(slot_width * tree.n_leaves + 1, 5, max_width)
+    return float(width), float(np.clip(1.05 * (tree.max_depth + 1) + 0.3, 2.2, 11))
 
 def _root_paths(tree, nodes):
     "The given nodes and all their ancestors."
     out = set()
     for i in nodes:
-        while i >= 0: out.add(int(i)); i = tree.parent[i]
+        while i >= 0:
+            out.add(int(i))
+            i = tree.parent[i]
     return out
 
 # %% ../../nbs/03_viz_trees.ipynb #9fd2e2cc
 def _draw_edges(ax, tree, x, y, on_path, lw, mark_size):
-    "Parent-child edges (thick and crimson on a highlighted path), marked ≤ / > in `mark_size` points (0: unmarked)."
+    "Parent-child edges (thick, crimson on a highlighted path), marked ≤ / > in `mark_size` points (0: none)."
     for i in np.flatnonzero(~tree.is_leaf):
         for c, mark in ((tree.left[i], '≤'), (tree.right[i], '>')):
             hot = i in on_path and c in on_path
@@ -64,21 +69,23 @@ def _draw_edges(ax, tree, x, y, on_path, lw, mark_size):
                         color='0.35', ha='center', va='center', zorder=2,
                         bbox=dict(boxstyle='round,pad=0.1', fc='white', ec='none'))
 
-def _draw_boxes(ax, tree, x, y, box_w, box_h, colors, hl, lw):
-    "One rounded box per node, tagged `node-<id>`: leaves tinted, decision nodes grey, nodes in `hl` outlined."
+def _draw_boxes(ax, tree, x, y, size, colors, hl, lw):
+    "One rounded box per node (`size`: widths per node, height), tagged `node-<id>`; nodes in `hl` outlined."
+    box_w, box_h = size
     for i in range(tree.n_nodes):
         leaf = tree.left[i] < 0
         fc = colors[i] if leaf else (0.95, 0.95, 0.95, 1.0)
         ec = 'crimson' if i in hl else ('0.35' if leaf else '0.5')
         bw, pad = box_w[i], 0.08 * min(box_w[i], box_h)
         box = FancyBboxPatch((x[i] - bw / 2 + pad, y[i] - box_h / 2 + pad), bw - 2 * pad, box_h - 2 * pad,
-                             boxstyle=f"round,pad={pad}", fc=fc, ec=ec, lw=2.5 * lw if i in hl else lw, zorder=3)
+                             boxstyle=f"round,pad={pad}", fc=fc, ec=ec, lw=2.5 * lw if i in hl else lw,
+                             zorder=3)
         box.set_gid(f'node-{i}')
         ax.add_patch(box)
 
 # %% ../../nbs/03_viz_trees.ipynb #ab6e6213
 def _text_layouts(tree, counts, feature_names, class_names, precision):
-    "The candidate texts of a node (functions of its id): id (and n) over the body; given counts also id / n / body."
+    "A node's candidate texts (by id): id (and n) over the body; with counts also id / n / body."
     def body(i):
         if tree.left[i] < 0: return describe_value(tree, i, class_names, precision)
         return describe_split(tree.get_split(i), feature_names, precision)
@@ -87,7 +94,7 @@ def _text_layouts(tree, counts, feature_names, class_names, precision):
     return layouts
 
 def _draw_texts(ax, tree, x, y, layouts, fit, min_fontsize):
-    "Write each row of nodes in the layout that fits the largest font (`fit(lines, i)`), or their ids, or nothing."
+    "Write each row of nodes in the layout fitting the largest font (`fit(lines, i)`), or ids, or nothing."
     for d in range(tree.max_depth + 1):
         ids = np.flatnonzero(tree.depth == d)
         texts, fs = None, 0.0
@@ -100,53 +107,61 @@ def _draw_texts(ax, tree, x, y, layouts, fit, min_fontsize):
             fs = min(fit(l, i) for l, i in zip(texts, ids))
             if fs < 0.7 * min_fontsize: continue
         for i, lines in zip(ids, texts):
-            ax.text(x[i], y[i], "\n".join(lines), fontsize=fs, ha='center', va='center', zorder=4, linespacing=1.1)
+            ax.text(x[i], y[i], "\n".join(lines), fontsize=fs, ha='center', va='center', zorder=4,
+                    linespacing=1.1)
 
 # %% ../../nbs/03_viz_trees.ipynb #3a917f15
 def _tree_axes(tree, ax, title):
-    "`ax` (or the Axes of a new figure sized by `tree_figsize`) with limits around the layout's slots and rows."
+    "`ax` (or a new figure's Axes, sized by `tree_figsize`), its limits around the layout's slots and rows."
     D, n_slots = tree.max_depth, tree.n_leaves
     if ax is None:
         fig, ax = plt.subplots(figsize=tree_figsize(tree))
         fig.subplots_adjust(left=0.01, right=0.99, bottom=0.01, top=0.92 if title else 0.99)
-    ax.set_xlim(-0.6, n_slots - 0.4); ax.set_ylim(-D - 0.45, 0.45); ax.set_axis_off()
+    ax.set_xlim(-0.6, n_slots - 0.4)
+    ax.set_ylim(-D - 0.45, 0.45)
+    ax.set_axis_off()
     if title: ax.set_title(title)
     return ax
 
 def _box_sizes(tree, x, ax):
-    "(points per data unit across, down; box width per node; box height): as wide as the row allows, <= ~2.2 x 0.55 in."
+    "(points per data unit across, down; box width per node; box height): as a row allows, <= ~2.2 x 0.55 in."
     wpt, hpt = _ax_points(ax)
     n_slots = tree.n_leaves
     sx, sy = wpt / (n_slots + 0.2), hpt / (tree.max_depth + 0.9)         # points per data unit
-    box_w = np.minimum(0.9 * np.minimum(_row_room(tree, x), n_slots), 2.2 * 72 / sx)   # at most ~2.2 inches wide
+    box_w = np.minimum(0.9 * np.minimum(row_room(tree, x), n_slots), 2.2 * 72 / sx)   # <= ~2.2 inches wide
     box_h = min(0.62, 0.55 * 72 / sy)                                    # at most ~0.55 inch tall
     return sx, sy, box_w, box_h
 
 # %% ../../nbs/03_viz_trees.ipynb #4f0b7d2b
+class TreeStyle(NamedTuple):
+    "How `plot_tree` writes and colours: font sizes, digits, the leaves' colormap."
+    fontsize: float = 9       # largest font size; smaller where nodes are crowded
+    min_fontsize: float = 5   # below this a node keeps only its id, or nothing
+    precision: int = 3        # significant digits of thresholds and responses
+    cmap: object = None       # colormap for the leaves (default tab10/tab20 or viridis)
+
 def plot_tree(tree:Tree,           # the tree to draw
               ax=None,             # matplotlib Axes (default: a new figure sized by `tree_figsize`)
               feature_names=None,  # names of the input features (default `x[k]`)
               class_names=None,    # names of the classes (default: class index)
               X=None,              # inputs: show the number of points reaching each node
               highlight=None,      # node id or ids to outline (with their root paths)
-              fontsize=9,          # largest font size; smaller where nodes are crowded
-              min_fontsize=5,      # below this a node keeps only its id, or nothing
-              precision=3,         # significant digits of thresholds and responses
-              cmap=None,           # colormap for the leaves (default tab10/tab20 or viridis)
               title=None,          # axes title
+              style=TreeStyle(),   # font sizes, digits, colormap
              ):
     "Draw `tree` with matplotlib: boxes by depth, node ids, splits, leaf labels and (given `X`) counts."
     x, y = tree_layout(tree)
     ax = _tree_axes(tree, ax, title)
     sx, sy, box_w, box_h = _box_sizes(tree, x, ax)
     hl = set() if highlight is None else set(np.atleast_1d(highlight).tolist())
-    lw, mark = float(np.clip(sx / 40, 0.3, 1.2)), min(fontsize - 1, 0.35 * sx)
-    _draw_edges(ax, tree, x, y, _root_paths(tree, hl), lw, mark if mark >= min_fontsize else 0)
-    _draw_boxes(ax, tree, x, y, box_w, box_h, _leaf_colors(tree, cmap), hl, lw)
-    fit = lambda lines, i: min(fontsize, 0.88 * box_w[i] * sx / (0.62 * max(map(len, lines))),
+    lw, mark = float(np.clip(sx / 40, 0.3, 1.2)), min(style.fontsize - 1, 0.35 * sx)
+    _draw_edges(ax, tree, x, y, _root_paths(tree, hl), lw, mark if mark >= style.min_fontsize else 0)
+    _draw_boxes(ax, tree, x, y, (box_w, box_h), _leaf_colors(tree, style.cmap), hl, lw)
+    fit = lambda lines, i: min(style.fontsize, 0.88 * box_w[i] * sx / (0.62 * max(map(len, lines))),
                                0.8 * box_h * sy / (1.2 * len(lines)))
     counts = _node_counts(tree, X) if X is not None else None
-    _draw_texts(ax, tree, x, y, _text_layouts(tree, counts, feature_names, class_names, precision), fit, min_fontsize)
+    layouts = _text_layouts(tree, counts, feature_names, class_names, style.precision)
+    _draw_texts(ax, tree, x, y, layouts, fit, style.min_fontsize)
     return ax
 
 # %% ../../nbs/03_viz_trees.ipynb #73bb6c9c
@@ -169,7 +184,8 @@ def plot_history(history,    # objective per sweep (sweep 0 = initial tree), or 
     h = np.asarray(history, dtype=float)
     ax.plot(np.arange(len(h)), h, marker=kwargs.pop('marker', 'o'), label=label, **kwargs)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_xlabel('sweep'); ax.set_ylabel(ylabel)
+    ax.set_xlabel('sweep')
+    ax.set_ylabel(ylabel)
     ax.grid(True, alpha=0.3)
     if label is not None or ax.get_legend() is not None: ax.legend(frameon=False)
     return ax
