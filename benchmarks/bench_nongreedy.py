@@ -19,7 +19,7 @@ from sklearn.utils import check_random_state
 from threadpoolctl import threadpool_limits
 
 from tao_nb.nongreedy import (NonGreedyTreeClassifier, complete_from_tree, complete_paths, leaf_log_losses,
-                              leaf_penalties, loss_augmented, reached_leaf, surrogate_step)
+                              leaf_penalties, loss_augmented, reached_leaf, surrogate_step, SGDSettings)
 from tao_nb.tree import Tree, standardizer
 
 
@@ -38,8 +38,8 @@ def dense_fit(X, y, depth, inference='fast', epochs=30, nu=10.0, lr=0.05, batch=
     t = Tree.from_sklearn(DecisionTreeClassifier(max_depth=depth, random_state=rng.randint(2**31 - 1)).fit(Za[:, :-1], y))
     W, Theta = complete_from_tree(t, depth); W = W.toarray()
     W *= np.minimum(1.0, np.sqrt(nu) / np.maximum(np.sqrt((W ** 2).sum(1)), 1e-300))[:, None]
-    anc, dirs = complete_paths(depth); vel = [np.zeros_like(W), np.zeros_like(Theta)]
-    best, fast = None, inference == 'fast'
+    paths, vel = complete_paths(depth), [np.zeros_like(W), np.zeros_like(Theta)]
+    best, fast, sgd = None, inference == 'fast', SGDSettings(lr, nu, mu, inference)
     for epoch in range(epochs + 1):
         t0 = time.process_time()
         S = Za @ W.T
@@ -49,7 +49,7 @@ def dense_fit(X, y, depth, inference='fast', epochs=30, nu=10.0, lr=0.05, batch=
         order = rng.permutation(len(Za))
         for b0 in range(0, len(order), batch):
             bi = order[b0:b0 + batch]
-            surrogate_step(W, Theta, Za[bi], y[bi], nu, lr, anc, dirs, fast=fast, velocity=vel, momentum=mu)
+            surrogate_step(W, Theta, Za[bi], y[bi], sgd, paths, velocity=vel)
         if timer is not None: timer.append(time.process_time() - t0)
     return best[1], best[2], mean, scale
 

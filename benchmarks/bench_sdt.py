@@ -61,7 +61,8 @@ import argparse, json, os, time, tracemalloc
 import numpy as np
 from _timing import best_of
 
-from tao_nb.sdt import RANKED, SDTClassifier, SDTTrace, Work, exhaustive_split, impurity, sdt_split, merge_scan, better_half
+from tao_nb.sdt import (RANKED, SDTClassifier, SDTTrace, SplitSearch, Work, exhaustive_split, impurity, sdt_split, merge_scan,
+                        better_half)
 from tao_nb.haar import HaarFeatures
 
 
@@ -76,15 +77,16 @@ def generated(n, d, n_informative=20, seed=0, dtype=np.float32):
 
 
 def compare_at_node(X, y, K, seeds, **sdt_params):
-    "Exhaustive once, SDT for several seeds: seconds, counted work, criterion gap."
-    exhaustive_split(X[:500], y[:500], K); sdt_split(X, y, K, rng=0, **sdt_params)   # compile (or load numba's cache) before timing
+    "Exhaustive once, SDT for several seeds: seconds, counted work, criterion gap (`sdt_params`: `SplitSearch` fields)."
+    search = SplitSearch(K, **sdt_params)
+    exhaustive_split(X[:500], y[:500], search); sdt_split(X, y, search, rng=0)   # compile (or load numba's cache) before timing
     we = Work(); t0 = time.perf_counter()
-    e = exhaustive_split(X, y, K, work=we)
+    e = exhaustive_split(X, y, search, work=we)
     t_exh = time.perf_counter() - t0
     rows = []
     for s in seeds:
         ws = Work(); t0 = time.perf_counter()
-        r = sdt_split(X, y, K, rng=s, work=ws, **sdt_params)
+        r = sdt_split(X, y, search, rng=s, work=ws)
         rows.append((time.perf_counter() - t0, ws.total, (r.criterion - e.criterion) / e.criterion, r.feature == e.feature))
     t_sdt, w_sdt, gap, same = map(np.array, zip(*rows))
     print(f"  exhaustive: {t_exh:8.3f} s  work {we.total:.3e}  criterion {e.criterion:.6f} (feature {e.feature})")
@@ -249,7 +251,7 @@ def cut_tie_benchmarks(a, rounds=3, n0=20):
             drawn, feats, run = np.random.default_rng(seed).choice(len(ytr), rounds * n0, replace=False), np.arange(Ftr.shape[1]), None
             for k in range(rounds):
                 b = drawn[k * n0:(k + 1) * n0]
-                run, c, _ = merge_scan(Ftr, b, feats, ytr[b], 10, crit, run=run)
+                run, c, _ = merge_scan(Ftr, b, feats, ytr[b], SplitSearch(10, crit), run=run)
                 keep = better_half(c); cut = c[keep].max()
                 shares.append((c == cut).mean())
                 print(f"  {crit} seed {seed} round {k} ({(k + 1) * n0} points): {len(c):,} features, {(c < cut).sum():,} below the cut, "
@@ -264,13 +266,13 @@ def survival_benchmarks(a, seeds=30):
     (n, F), K = Ftr.shape, len(np.unique(ytr))
     print(f"MNIST-5k, 70/30: {haar_name(a)}: {F:,} features; at the root ({n:,} training images), sdt_split{' ' + str(a.sdt) if a.sdt else ''} with {seeds} seeds per criterion")
     for crit in ('gini', 'entropy'):
-        _, c, _ = merge_scan(Ftr, np.arange(n), np.arange(F), ytr, K, crit, return_run=False)   # every feature's best cut on all the points
+        _, c, _ = merge_scan(Ftr, np.arange(n), np.arange(F), ytr, SplitSearch(K, crit), return_run=False)   # every feature's best cut on all the points
         H = float(impurity(np.bincount(ytr, minlength=K), crit)); share = (H - c) / (H - c.min())   # of the best split's impurity decrease
         print(f"  {crit}: features giving at least 99% / 95% / 90% of the best split's impurity decrease: "
               f"{(share >= .99).sum():,} / {(share >= .95).sum():,} / {(share >= .9).sum():,}", flush=True)
         got, kept = [], 0
         for seed in range(seeds):
-            tr = SDTTrace(); s = sdt_split(Ftr, ytr, K, criterion=crit, rng=seed, trace=tr, **a.sdt)
+            tr = SDTTrace(); s = sdt_split(Ftr, ytr, SplitSearch(K, **{'criterion': crit, **a.sdt}), rng=seed, trace=tr)
             got.append(share[s.feature]); kept += c.argmin() in tr.survivors
         print(f"    SDT's root split, share of the best decrease per seed: {' '.join(f'{g:.3f}' for g in got)}")
         print(f"  {crit}: the optimum's feature survives the halving ({len(tr.survivors):,} survivors) in {kept} of {seeds} seeds; "
@@ -285,8 +287,8 @@ def ranked_benchmarks(a, n=3_500, F=20_000, reps=3):
     for b in (RANKED // 4, RANKED // 2, RANKED, 2 * RANKED):
         rows, t = rng.choice(n, b, replace=False), {}
         for sort in ('ranks', 'merge'):
-            merge_scan(X, rows, np.arange(64), y[rows], 10, 'entropy', return_run=False, sort=sort)   # compiled before timing
-            t[sort] = best_of(lambda: merge_scan(X, rows, np.arange(F), y[rows], 10, 'entropy', return_run=False, sort=sort), reps)[0]
+            merge_scan(X, rows, np.arange(64), y[rows], SplitSearch(10, 'entropy', sort=sort), return_run=False)   # compiled before timing
+            t[sort] = best_of(lambda: merge_scan(X, rows, np.arange(F), y[rows], SplitSearch(10, 'entropy', sort=sort), return_run=False), reps)[0]
         print(f"  {b:4d} points: ranks {1e9 * t['ranks'] / F:7.0f} ns, merge {1e9 * t['merge'] / F:7.0f} ns per feature | merge / ranks {t['merge'] / t['ranks']:.2f}x", flush=True)
 
 
@@ -313,7 +315,7 @@ def main():
     ap.add_argument('--max-features', type=lambda s: [None if v == 'None' else float(v) if '.' in v else int(v) for v in s.split(',')],
                     default=[None], help="comma-separated SDTClassifier max_features values ('None', fractions, ints)")
     ap.add_argument('--cart-cache', default='/tmp/tao_nb_cart_cache.json')
-    ap.add_argument('--sdt', type=eval, default={}, help="more SDTClassifier parameters for --tree and every --sweep variant (--survival: sdt_split's), e.g. \"dict(ties='first')\"")
+    ap.add_argument('--sdt', type=eval, default={}, help="more SDTClassifier parameters for --tree and every --sweep variant (--survival: SplitSearch fields), e.g. \"dict(ties='first')\"")
     ap.add_argument('--fresh-cart', action='store_true', help='measure CART now even if cached')
     ap.add_argument('--tree-seeds', type=lambda s: [int(v) for v in s.split(',')], default=[0],
                     help="--tree: SDTClassifier random_state values, comma-separated (more than one: also their mean)")

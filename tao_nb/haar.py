@@ -78,7 +78,9 @@ def deskew(images): # (N, H, W) images, non-negative pixels
     var, cov = (rows * dr ** 2).sum(1), np.einsum('nhw,nh,nw->n', images, dr, dc)
     slope = np.divide(cov, var, out=np.zeros(N), where=var > 0)
     src = c + (slope[:, None] * dr)[:, :, None]                # (N, H, W): the column each output pixel reads
-    left = np.floor(src); frac = src - left; left = left.astype(np.int64)
+    left = np.floor(src)
+    frac = src - left
+    left = left.astype(np.int64)
     def read(k): return np.where((k >= 0) & (k < W), np.take_along_axis(images, np.clip(k, 0, W - 1), axis=2), 0.0)
     return (1 - frac) * read(left) + frac * read(left + 1)
 
@@ -158,8 +160,10 @@ def _place_filters(families, sizes, H, W, stride):
     "(rows (family, row, col, cell_h, cell_w), flat corner indices, coefficients): one block per family and cell size."
     rows, idx, coef = [], [], []
     for fam_id, fam in enumerate(families):
-        signs = HAAR_FAMILIES[fam]; a = corner_coefficients(signs)
-        ci, cj = np.nonzero(a); cv = a[ci, cj]
+        signs = HAAR_FAMILIES[fam]
+        a = corner_coefficients(signs)
+        ci, cj = np.nonzero(a)
+        cv = a[ci, cj]
         for ch in sizes:
             for cw in sizes:
                 h, w = signs.shape[0] * ch, signs.shape[1] * cw

@@ -4,11 +4,12 @@
 
 # %% auto #0
 __all__ = ['leaf_paths', 'complete_paths', 'leaf_penalties', 'leaf_log_losses', 'reached_leaf', 'loss_augmented', 'sign_vectors',
-           'surrogate_step', 'LazyRows', 'radius1_paths', 'full_scores', 'path_penalty', 'route', 'sparse_step',
-           'complete_from_tree', 'to_tree', 'NonGreedyTreeClassifier']
+           'SGDSettings', 'surrogate_step', 'LazyRows', 'radius1_paths', 'full_scores', 'path_penalty', 'route',
+           'sparse_step', 'complete_from_tree', 'to_tree', 'NonGreedyTreeClassifier']
 
 # %% ../nbs/18_nongreedy.ipynb #1a40325f
 import numbers
+from typing import NamedTuple
 import numpy as np
 import scipy.sparse as sp
 from scipy.special import logsumexp, softmax
@@ -25,7 +26,8 @@ from .base import (validate_classification_data, TreeClassifierMixin, numpydoc_s
 def leaf_paths(leaves, depth):
     "Ancestors (..., d) and directions (+1 right, -1 left) on the paths to `leaves` (0..2^d-1) of the complete tree."
     node = np.asarray(leaves, dtype=np.int64) + 2 ** depth - 1
-    anc = np.zeros(node.shape + (depth,), dtype=np.int64); dirs = np.zeros(node.shape + (depth,), dtype=np.int8)
+    anc = np.zeros(node.shape + (depth,), dtype=np.int64)
+    dirs = np.zeros(node.shape + (depth,), dtype=np.int8)
     for k in range(depth - 1, -1, -1):
         parent = (node - 1) // 2
         anc[..., k], dirs[..., k] = parent, np.where(node == 2 * parent + 2, 1, -1)
@@ -56,7 +58,8 @@ def reached_leaf(S):
     "Leaf (0..m) reached by following sgn(S) (s > 0 goes right), and the nodes on its path (n, d)."
     n, m = S.shape
     d = int(np.log2(m + 1))
-    node = np.zeros(n, dtype=np.int64); path = np.zeros((n, d), dtype=np.int64)
+    node = np.zeros(n, dtype=np.int64)
+    path = np.zeros((n, d), dtype=np.int64)
     rows = np.arange(n)
     for k in range(d):
         path[:, k] = node
@@ -73,13 +76,15 @@ def loss_augmented(S, L, fast=False):
         return j, scores[np.arange(n), j]
     leaf, path = reached_leaf(S)
     rows = np.arange(n)
-    cand = [leaf]; cost = [np.zeros(n)]
+    cand = [leaf]
+    cost = [np.zeros(n)]
     d = path.shape[1]
     for k in range(d):
         flipped = 2 * path[:, k] + 1 + (S[rows, path[:, k]] <= 0)     # the other child of the k-th node
         node = flipped
         for _ in range(k + 1, d): node = 2 * node + 1 + (S[rows, node] > 0)
-        cand.append(node - m); cost.append(np.abs(S[rows, path[:, k]]))
+        cand.append(node - m)
+        cost.append(np.abs(S[rows, path[:, k]]))
     cand, cost = np.stack(cand, 1), np.stack(cost, 1)
     scores = L[rows[:, None], cand] - 2 * cost
     best = scores.argmax(1)
@@ -92,28 +97,44 @@ def sign_vectors(S, leaves, anc, dirs):
     g[np.arange(len(S))[:, None], anc[leaves]] = dirs[leaves]
     return g
 
-def surrogate_step(W, Theta, Xa, y, nu, lr, anc, dirs, fast=True, assigned=None, velocity=None, momentum=0.0):
-    "Dense reference: one minibatch step of (stable) SGD on the bound, O(2^d p); updates W, Theta in place; returns the batch bound."
-    n = len(Xa)
+class SGDSettings(NamedTuple):
+    "The settings of an SGD step on the bound, named as `NonGreedyTreeClassifier`'s parameters."
+    learning_rate: float      # step size eta
+    nu: float                 # each row of W is projected onto ||w_i||^2 <= nu
+    momentum: float = 0.0     # heavy-ball momentum (of a step given a `velocity`)
+    inference: str = 'fast'   # loss-augmented inference: 'fast' (Hamming radius 1) or 'exact'
+
+def surrogate_step(W, Theta,      # (m, p) rows [w_i, -b_i] and (m+1, K) leaf logits, updated in place
+                   Xa, y,         # the minibatch: inputs with a column of ones, labels
+                   sgd:SGDSettings,
+                   paths,         # (ancestors, directions) of every leaf: `complete_paths(depth)`
+                   assigned=None, # stable SGD: each point's assigned leaf
+                   velocity=None):# heavy ball: [velocity of W, velocity of Theta], updated in place
+    "Dense reference: a minibatch step of (stable) SGD on the bound, O(2^d p), in place; returns the batch bound."
+    n, (anc, dirs), lr, mu = len(Xa), paths, sgd.learning_rate, sgd.momentum
     S = Xa @ W.T
     L = leaf_log_losses(Theta, y)
-    j_hat, bound = loss_augmented(S, L, fast=fast)
+    j_hat, bound = loss_augmented(S, L, fast=sgd.inference == 'fast')
     g_hat = sign_vectors(S, j_hat, anc, dirs)
     if assigned is None: h_hat = np.where(S > 0, 1.0, -1.0)
     else:
         h_hat = sign_vectors(S, assigned, anc, dirs)
         bound = bound + 2 * leaf_penalties(S)[np.arange(n), assigned]
     grad_W = (g_hat - h_hat).T @ Xa / n
-    P = softmax(Theta[j_hat], axis=1); P[np.arange(n), y] -= 1
-    grad_T = np.zeros_like(Theta); np.add.at(grad_T, j_hat, P / n)
-    if velocity is not None:
-        velocity[0] *= momentum; velocity[0] -= lr * grad_W
-        velocity[1] *= momentum; velocity[1] -= lr * grad_T
-        W += velocity[0]; Theta += velocity[1]
-    else:
-        W -= lr * grad_W; Theta -= lr * grad_T
+    P = softmax(Theta[j_hat], axis=1)
+    P[np.arange(n), y] -= 1
+    grad_T = np.zeros_like(Theta)
+    np.add.at(grad_T, j_hat, P / n)
+    steps = ((W, grad_W), (Theta, grad_T))
+    for k, (A, grad) in enumerate(steps):
+        if velocity is None:
+            A -= lr * grad
+            continue
+        velocity[k] *= mu
+        velocity[k] -= lr * grad
+        A += velocity[k]
     norms = np.sqrt((W ** 2).sum(1))
-    W *= np.minimum(1.0, np.sqrt(nu) / np.maximum(norms, 1e-300))[:, None]
+    W *= np.minimum(1.0, np.sqrt(sgd.nu) / np.maximum(norms, 1e-300))[:, None]
     return float(bound.mean())
 
 # %% ../nbs/18_nongreedy.ipynb #db01bed8
@@ -127,11 +148,16 @@ class LazyRows:
         self.live = np.zeros(0, dtype=np.int64)          # slots whose velocity is not yet negligible
         self.hi, self.lo = -np.inf, np.full(dim, np.inf)   # extremes of the rows' values when they came to rest
         rows = np.asarray(rows, dtype=np.int64)
-        if len(rows): self._alloc(rows); s = self.slot[rows]; self.B[s] = values; self._rebase(s)
+        if len(rows):
+            self._alloc(rows)
+            s = self.slot[rows]
+            self.B[s] = values
+            self._rebase(s)
 
     def current(self, s):
         "Current values of slots `s` (k, dim)."
-        out = self.B[s] * self.abc[s, 0:1]; out += self.V[s] * self.abc[s, 1:2]
+        out = self.B[s] * self.abc[s, 0:1]
+        out += self.V[s] * self.abc[s, 1:2]
         return out
 
 # %% ../nbs/18_nongreedy.ipynb #672125c1
@@ -144,28 +170,38 @@ def _alloc(self:LazyRows, rows):
     if need > len(self.B):
         cap = max(need, 2 * len(self.B))
         for name in ('B', 'V', 'abc', 'gram'):
-            old = getattr(self, name); arr = np.zeros((cap,) + old.shape[1:]); arr[:len(old)] = old
+            old = getattr(self, name)
+            arr = np.zeros((cap,) + old.shape[1:])
+            arr[:len(old)] = old
             setattr(self, name, arr)
-    self.slot[new] = np.arange(self.n_used, need); self.abc[self.n_used:need] = (1, 0, 0); self.n_used = need
+    self.slot[new] = np.arange(self.n_used, need)
+    self.abc[self.n_used:need] = (1, 0, 0)
+    self.n_used = need
 
 # %% ../nbs/18_nongreedy.ipynb #eac46d6b
 @patch
 def _rebase(self:LazyRows, s):
     "Bring slots `s` to rest: write their current rows with a=1, b=0 and velocity 0; refresh their Gram numbers and hi/lo."
-    self.B[s] = self.current(s); self.V[s] = 0; self.abc[s] = (1, 0, 0)
+    self.B[s] = self.current(s)
+    self.V[s] = 0
+    self.abc[s] = (1, 0, 0)
     B = self.B[s]
     if len(s): self.hi, self.lo = max(self.hi, B.max()), np.minimum(self.lo, B.min(0))
-    self.gram[s] = 0; self.gram[s, 0] = (B * B).sum(1)
+    self.gram[s] = 0
+    self.gram[s, 0] = (B * B).sum(1)
 
 # %% ../nbs/18_nongreedy.ipynb #505270c2
 def _lr_advance(self, L):
     "One step of the untouched live slots `L`, in O(1) each: c <- mu c, b <- b + c, then the projection; drops spent ones."
     abc, g = self.abc[L], self.gram[L]
-    abc[:, 2] *= self.mu; abc[:, 1] += abc[:, 2]
+    abc[:, 2] *= self.mu
+    abc[:, 1] += abc[:, 2]
     a, b = abc[:, 0], abc[:, 1]
     norm = np.sqrt(np.maximum(a * a * g[:, 0] + 2 * a * b * g[:, 1] + b * b * g[:, 2], 0))
     if self.radius is not None:
-        f = np.minimum(1.0, self.radius / np.maximum(norm, 1e-300)); abc[:, :2] *= f[:, None]; norm = norm * f
+        f = np.minimum(1.0, self.radius / np.maximum(norm, 1e-300))
+        abc[:, :2] *= f[:, None]
+        norm = norm * f
     self.abc[L] = abc
     spent = abc[:, 2] * np.sqrt(g[:, 2]) * self.mu / (1 - self.mu) <= self.tol * norm   # all later moves < tol*|row|
     self._rebase(L[spent])
@@ -173,8 +209,11 @@ def _lr_advance(self, L):
 
 def _lr_step(self, rows, G, lr):
     "One heavy-ball step: `rows` (distinct) get gradient `G`; every other row moves by its decayed velocity."
-    rows = np.asarray(rows, dtype=np.int64); self._alloc(rows); s = self.slot[rows]
-    touched = np.zeros(self.n_used, dtype=bool); touched[s] = True
+    rows = np.asarray(rows, dtype=np.int64)
+    self._alloc(rows)
+    s = self.slot[rows]
+    touched = np.zeros(self.n_used, dtype=bool)
+    touched[s] = True
     still = self._advance(self.live[~touched[self.live]]) if self.mu > 0 else self.live
     W, v = self.current(s), self.abc[s, 2:3] * self.V[s]
     v = self.mu * v - lr * G
@@ -283,7 +322,8 @@ def route(Wst, Xa, depth):
 @njit(cache=True)
 def _leaf_loss(slot, B, V, abc, leaf, y):
     "Log loss for label y of the softmax of leaf `leaf`'s logits, a row of Theta's LazyRows arrays."
-    r = slot[leaf]; a, b = abc[r, 0], abc[r, 1]
+    r = slot[leaf]
+    a, b = abc[r, 0], abc[r, 1]
     top = a * B[r, 0] + b * V[r, 0]
     for k in range(1, B.shape[1]): top = max(top, a * B[r, k] + b * V[r, k])
     tot = 0.0
@@ -302,17 +342,22 @@ def _radius1_best(slot, B, V, abc, Ts, Xa, y, depth, U):
     for i in range(n):
         node = 0
         for l in range(depth):                          # the reached path: column 0, penalty 0
-            v = _row_score(slot, B, V, abc, node, Xa, i); right = 1 if v > 0 else 0
+            v = _row_score(slot, B, V, abc, node, Xa, i)
+            right = 1 if v > 0 else 0
             pn[l], pd[l], ps[l], node = node, 2 * right - 1, v, 2 * node + 1 + right
-        pairs += depth; reached[i] = leaf[i] = node - m; nodes[i], dirs[i], s[i] = pn, pd, ps
+        pairs += depth
+        reached[i] = leaf[i] = node - m
+        nodes[i], dirs[i], s[i] = pn, pd, ps
         bound[i] = _leaf_loss(Ts[0], Ts[1], Ts[2], Ts[3], node - m, y[i])
         for k in range(depth):                          # the candidate flipping level k pays |s_k|
             pen = abs(ps[k])
             if U[y[i]] - 2 * pen < bound[i] - 1e-9 * (1 + abs(bound[i])): continue   # cannot beat the best so far
             cn[:], cd[:], cs[:] = pn, pd, ps
-            cd[k] = -pd[k]; node = 2 * pn[k] + 1 + (1 if cd[k] > 0 else 0)
+            cd[k] = -pd[k]
+            node = 2 * pn[k] + 1 + (1 if cd[k] > 0 else 0)
             for l in range(k + 1, depth):               # then it follows the signs
-                v = _row_score(slot, B, V, abc, node, Xa, i); right = 1 if v > 0 else 0
+                v = _row_score(slot, B, V, abc, node, Xa, i)
+                right = 1 if v > 0 else 0
                 cn[l], cd[l], cs[l], node = node, 2 * right - 1, v, 2 * node + 1 + right
             pairs += depth - k - 1
             score = _leaf_loss(Ts[0], Ts[1], Ts[2], Ts[3], node - m, y[i]) - 2 * pen
@@ -323,7 +368,8 @@ def _radius1_best(slot, B, V, abc, Ts, Xa, y, depth, U):
 def _infer(Wst, Tst, Xa, y, depth, fast):
     "(leaf j, its path nodes, directions and scores (n, d), bound term L_j - 2 pen_j, leaf reached by sgn) for each point."
     if fast:
-        hi, lo = Tst.value_bounds(); U, Ts = np.log(Tst.B.shape[1]) + hi - lo, (Tst.slot, Tst.B, Tst.V, Tst.abc)
+        hi, lo = Tst.value_bounds()
+        U, Ts = np.log(Tst.B.shape[1]) + hi - lo, (Tst.slot, Tst.B, Tst.V, Tst.abc)
         *out, pairs = _radius1_best(Wst.slot, Wst.B, Wst.V, Wst.abc, Ts, np.ascontiguousarray(Xa, dtype=np.float64),
                                     np.asarray(y, dtype=np.int64), depth, U)
         return tuple(out)
@@ -339,12 +385,15 @@ def _w_gradient(Xa, nodes, dirs, s, a_nodes=None, a_dirs=None, a_s=None):
     if a_nodes is None: ex, coef, rows = [np.nonzero(dirs != sg)[0]], [(dirs - sg)[dirs != sg]], [nodes[dirs != sg]]
     else:
         same = nodes == a_nodes                          # the two paths share their first levels
-        cj = np.where(same, dirs - a_dirs, dirs - sg); ca = np.where(same, 0, np.where(a_s > 0, 1, -1) - a_dirs)
-        ex = [np.nonzero(cj)[0], np.nonzero(ca)[0]]; coef = [cj[cj != 0], ca[ca != 0]]
+        cj = np.where(same, dirs - a_dirs, dirs - sg)
+        ca = np.where(same, 0, np.where(a_s > 0, 1, -1) - a_dirs)
+        ex = [np.nonzero(cj)[0], np.nonzero(ca)[0]]
+        coef = [cj[cj != 0], ca[ca != 0]]
         rows = [nodes[cj != 0], a_nodes[ca != 0]]
     ex, coef, rows = np.concatenate(ex), np.concatenate(coef), np.concatenate(rows)
     u, inv = np.unique(rows, return_inverse=True)
-    M = np.zeros((len(u), len(Xa))); M[inv, ex] = coef
+    M = np.zeros((len(u), len(Xa)))
+    M[inv, ex] = coef
     return u, M @ Xa / len(Xa)
 
 # %% ../nbs/18_nongreedy.ipynb #a409776a
@@ -363,10 +412,13 @@ def sparse_step(Wst, Tst, Xa, y, depth, lr, fast=True, assigned=None):
         *a, pen_a = _assigned_penalty(Wst, Xa, assigned, depth)
         bound = bound + 2 * pen_a
     rows, G = _w_gradient(Xa, nodes, dirs, s, *a)
-    P = softmax(Tst.gather(j), axis=1); P[np.arange(n), y] -= 1
+    P = softmax(Tst.gather(j), axis=1)
+    P[np.arange(n), y] -= 1
     uj, inv = np.unique(j, return_inverse=True)
-    GT = np.zeros((len(uj), P.shape[1])); np.add.at(GT, inv, P / n)
-    Wst.step(rows, G, lr); Tst.step(uj, GT, lr)
+    GT = np.zeros((len(uj), P.shape[1]))
+    np.add.at(GT, inv, P / n)
+    Wst.step(rows, G, lr)
+    Tst.step(uj, GT, lr)
     return float(bound.mean())
 
 # %% ../nbs/18_nongreedy.ipynb #5711a95d
@@ -379,30 +431,47 @@ def complete_from_tree(tree, depth, eps=1e-2):
     while stack:
         i, pos = stack.pop()
         if tree.is_leaf[i]:                            # its whole subtree of the complete tree copies its value:
-            k = int(np.log2(pos + 1)); first = (pos + 1) * 2 ** (depth - k) - 1 - m   # zero rows send all left
-            leaf_of[first:first + 2 ** (depth - k)] = i; continue
-        if tree.is_oblique: nz = np.flatnonzero(tree.W[i]); w = tree.W[i][nz]
+            k = int(np.log2(pos + 1))
+            first = (pos + 1) * 2 ** (depth - k) - 1 - m  # zero rows send all left
+            leaf_of[first:first + 2 ** (depth - k)] = i
+            continue
+        if tree.is_oblique:
+            nz = np.flatnonzero(tree.W[i])
+            w = tree.W[i][nz]
         else: nz, w = [tree.feature[i]], [1.0]
-        rows += [pos] * (len(nz) + 1); cols += [*nz, D]; vals += [*w, -tree.threshold[i]]
+        rows += [pos] * (len(nz) + 1)
+        cols += [*nz, D]
+        vals += [*w, -tree.threshold[i]]
         stack += [(int(tree.left[i]), 2 * pos + 1), (int(tree.right[i]), 2 * pos + 2)]
-    W = sp.csr_matrix((vals, (rows, cols)), shape=(m, D + 1)); W.eliminate_zeros()
+    W = sp.csr_matrix((vals, (rows, cols)), shape=(m, D + 1))
+    W.eliminate_zeros()
     return W, np.log(tree.value[leaf_of] + eps)
 
 # %% ../nbs/18_nongreedy.ipynb #5e2af8fd
 def to_tree(W, Theta):
     "The oblique `Tree` of rows W = [w, -b] (m, D+1) and leaf logits Theta; a node with w = 0 goes one way and is skipped."
-    W = sp.csr_matrix(W, copy=True); W.eliminate_zeros(); m = W.shape[0]
+    W = sp.csr_matrix(W, copy=True)
+    W.eliminate_zeros()
+    m = W.shape[0]
     const, bias = np.diff(W[:, :-1].indptr) == 0, W[:, -1].toarray().ravel()
     def resolve(pos):
         while pos < m and const[pos]: pos = 2 * pos + 1 + int(bias[pos] > 0)
         return pos
     pos, left, right = [resolve(0)], [], []            # kept positions, numbered breadth-first
     for p in pos:                                      # (the list grows while we walk it)
-        if p >= m: left.append(-1); right.append(-1); continue
-        left.append(len(pos)); right.append(len(pos) + 1); pos += [resolve(2 * p + 1), resolve(2 * p + 2)]
-    pos = np.array(pos); inner = pos < m
-    Wt = np.zeros((len(pos), W.shape[1] - 1)); Wt[inner] = W[pos[inner], :-1].toarray()
-    value = np.zeros((len(pos), Theta.shape[1])); value[~inner] = softmax(Theta[pos[~inner] - m], axis=1)
+        if p >= m:
+            left.append(-1)
+            right.append(-1)
+            continue
+        left.append(len(pos))
+        right.append(len(pos) + 1)
+        pos += [resolve(2 * p + 1), resolve(2 * p + 2)]
+    pos = np.array(pos)
+    inner = pos < m
+    Wt = np.zeros((len(pos), W.shape[1] - 1))
+    Wt[inner] = W[pos[inner], :-1].toarray()
+    value = np.zeros((len(pos), Theta.shape[1]))
+    value[~inner] = softmax(Theta[pos[~inner] - m], axis=1)
     value[inner] = value[~inner].mean(0)
     return Tree(left, right, np.where(inner, -bias[np.minimum(pos, m - 1)], 0.0), value, W=Wt)
 
@@ -487,8 +556,10 @@ def fit(self:NonGreedyTreeClassifier, X, y):
     assigned = route(Wst, Za, d) if self.stable else None
     history, best, order_e = [], None, np.arange(len(Za))
     for epoch in range(self.max_iter + 1):
-        Wnow = Wst.frozen(); *h, reached = self._evaluate(Wnow, Tst, Za, y, assigned, order_e)   # rows read as one array each
-        history.append(h); order_e = np.argsort(reached, kind='stable')
+        Wnow = Wst.frozen()
+        *h, reached = self._evaluate(Wnow, Tst, Za, y, assigned, order_e)  # rows read as one array each
+        history.append(h)
+        order_e = np.argsort(reached, kind='stable')
         if best is None or history[-1][0] < best[0]: best = (history[-1][0], Wnow, Tst.dense())
         if epoch == self.max_iter: break
         if self.stable and epoch > 0 and epoch % self.reassign_every == 0: assigned = reached

@@ -5,7 +5,7 @@
 # %% ../nbs/15_sdt.ipynb #c823ef78
 from __future__ import annotations
 import math, time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 import numpy as np
 from numba import njit
@@ -20,10 +20,10 @@ from .base import (validate_classification_data, TreeClassifierMixin, numpydoc_s
 from .reduced import class_frequencies
 
 # %% auto #0
-__all__ = ['CRITERIA', 'RANKED', 'TIES', 'SCHEDULES', 'impurity', 'Work', 'best_thresholds', 'merge_scan', 'NodeSplit',
-           'tie_margins', 'pick_tied', 'exhaustive_split', 'max_point_increase', 'SDTTrace', 'split_criterion',
-           'batch_size', 'n_candidate_features', 'subset_sizes', 'halving_sort_work', 'better_half', 'sdt_split',
-           'theorem1_work', 'SDTClassifier']
+__all__ = ['CRITERIA', 'SCHEDULES', 'TIES', 'RANKED', 'impurity', 'Work', 'SplitSearch', 'best_thresholds', 'merge_scan',
+           'NodeSplit', 'tie_margins', 'pick_tied', 'exhaustive_split', 'max_point_increase', 'SDTTrace',
+           'split_criterion', 'batch_size', 'n_candidate_features', 'subset_sizes', 'halving_sort_work', 'better_half',
+           'sdt_split', 'theorem1_work', 'SDTClassifier']
 
 # %% ../nbs/15_sdt.ipynb #08d413e2
 CRITERIA = ('gini', 'entropy', 'misclassification')
@@ -54,8 +54,34 @@ class Work:
     def total(self): return self.sort + self.merge + self.criterion_evaluations
     def add_sort(self, n_rows, m): self.sort += n_rows * m * math.log2(m) if m > 1 else 0.0
     def __iadd__(self, o):
-        self.sort += o.sort; self.merge += o.merge; self.criterion_evaluations += o.criterion_evaluations
+        self.sort += o.sort
+        self.merge += o.merge
+        self.criterion_evaluations += o.criterion_evaluations
         return self
+
+# %% ../nbs/15_sdt.ipynb #sdt-search
+SCHEDULES = ('linear', 'doubling')     # fresh points per halving iteration: N0, or N0 2^k
+TIES = ('margin', 'random', 'first')   # rules among features tied at a node's best criterion (`pick_tied`)
+
+@dataclass(frozen=True)
+class SplitSearch:
+    "Settings of a node's split search, built once per fit (`SDTClassifier`) and shared by every node."
+    n_classes: int                # K: class codes are 0..K-1
+    criterion: str = 'gini'       # 'gini', 'entropy' or 'misclassification'
+    min_samples_leaf: int = 1     # smallest child allowed (the exact search; the halving rounds only rank cuts)
+    n_halvings: int = 7           # halving iterations (the paper's alpha; 0: the exhaustive search)
+    batch_exponent: float = 10    # batch size N_j / 2^batch_exponent (the paper's C)
+    min_batch: int = 20           # floor on the batch size N_0
+    schedule: str = 'linear'      # fresh points per iteration: N0 ('linear', the paper) or N0 2^k ('doubling')
+    max_features: object = None   # None: all D features; int or fraction: a random subset drawn at each node
+    ties: str = 'margin'          # rule among features tied in step 5 (`pick_tied`)
+    sort: str | None = None       # `merge_scan`'s sort of a batch: 'ranks', 'merge', or None (ranks up to RANKED points)
+    chunk_elements: int = 2**23   # the exact search scores chunk_elements // N_j features at a time
+
+    def __post_init__(self):
+        for name, options in (('criterion', CRITERIA), ('schedule', SCHEDULES), ('ties', TIES)):
+            check_choice(name, getattr(self, name), options)
+        if self.sort is not None: check_choice('sort', self.sort, ('ranks', 'merge'))
 
 # %% ../nbs/15_sdt.ipynb #bcc399b7
 def _own_class_counts(labels): # (F, m) small-int class codes
@@ -78,7 +104,9 @@ def _increase(c, criterion):
 # %% ../nbs/15_sdt.ipynb #880e4f69
 def _cut_criteria(lab, T, criterion):
     "(F, m-1) count-form criterion of every cut of sorted rows with labels `lab` and class totals `T`."
-    m = lab.shape[1]; nL = np.arange(1, m, dtype=np.float64); nR = m - nL
+    m = lab.shape[1]
+    nL = np.arange(1, m, dtype=np.float64)
+    nR = m - nL
     left = _own_class_counts(lab)                           # l_j
     same = (T == T[:1]).all()                              # rows of one node share their class totals
     T_lab = T[0].astype(np.int32)[lab] if same else np.take_along_axis(T, lab.astype(np.intp), 1).astype(np.int32)
@@ -95,7 +123,8 @@ def _cut_criteria(lab, T, criterion):
 def _weighted_cut_criteria(lab, wts, K, criterion):
     "The same with point weights `wts`: (F, m-1, K) weighted left class counts, in the unweighted path's order of operations."
     Lc = np.cumsum(np.eye(K)[lab] * wts[..., None], axis=1)
-    L, R = Lc[:, :-1], Lc[:, -1:] - Lc[:, :-1]; nL, nR = L.sum(-1), R.sum(-1)
+    L, R = Lc[:, :-1], Lc[:, -1:] - Lc[:, :-1]
+    nL, nR = L.sum(-1), R.sum(-1)
     if criterion == 'misclassification': return (nL - L.max(-1)) + (nR - R.max(-1))
     if criterion == 'gini': return nL - (L * L).sum(-1) / nL + nR - (R * R).sum(-1) / nR
     return _xlog2x(nL) - _xlog2x(L).sum(-1) + _xlog2x(nR) - _xlog2x(R).sum(-1)
@@ -106,7 +135,8 @@ def _best_cut(v, crit, size_ok, unsplit):
     r = np.arange(len(v))
     ok = (v[:, 1:] > v[:, :-1]) & size_ok
     crit = np.where(ok, crit, np.inf)
-    i = crit.argmin(1); has = ok[r, i]
+    i = crit.argmin(1)
+    has = ok[r, i]
     lo, hi = v[r, i].astype(np.float64), v[r, i + 1].astype(np.float64)
     mid = (lo + hi) / 2
     mid = np.where(mid >= hi, lo, mid)         # adjacent floats: the midpoint rounds up to hi
@@ -130,7 +160,8 @@ def best_thresholds(values,             # (F, m) each row sorted ascending
     total = np.bincount((np.arange(F)[:, None] * n_classes + labels).ravel(), None if weights is None else np.ravel(weights),
                         minlength=F * n_classes).reshape(F, n_classes).astype(np.float64)
     best = impurity(total, criterion)            # no valid cut: criterion of leaving the set unsplit
-    thr = np.full(F, np.inf); valid = np.zeros(F, bool)
+    thr = np.full(F, np.inf)
+    valid = np.zeros(F, bool)
     if m < 2 * max(min_samples_leaf, 1): return best, thr, valid
     if work is not None: work.criterion_evaluations += F * (m - 1)
     n_left = np.arange(1, m)
@@ -152,11 +183,19 @@ def _scan(v, lab, T, code, msl, unsplit, tot, inc, xl, L):
     sL, sR, gL, gR, mxL = 0.0, tot, 0.0, 0.0, 0
     best, thr = np.inf, np.inf
     for j in range(m - 1):
-        c = lab[j]; r = T[c] - L[c]; L[c] += 1; l = L[c]       # point j moves left; its class had r points right
-        if code == 0: sL += 2 * l - 1; sR -= 2 * r - 1          # Gini: sums of squared counts (tot = sum T^2), exact
-        elif code == 1: gL += inc[l]; gR += inc[r]              # entropy: what each side's sum of c log2 c gained / lost
+        c = lab[j]
+        r = T[c] - L[c]
+        L[c] += 1
+        l = L[c]  # point j moves left; its class had r points right
+        if code == 0:
+            sL += 2 * l - 1
+            sR -= 2 * r - 1  # Gini: sums of squared counts (tot = sum T^2), exact
+        elif code == 1:
+            gL += inc[l]
+            gR += inc[r]  # entropy: what each side's sum of c log2 c gained / lost
         else: mxL = max(mxL, l)                                 # misclassification: the largest left count
-        nL = j + 1; nR = m - nL
+        nL = j + 1
+        nR = m - nL
         if nL < msl or nR < msl or not v[j + 1] > v[j]: continue
         if code == 0: q = nL - sL / nL + nR - sR / nR
         elif code == 1: q = xl[nL] - gL + xl[nR] - (tot - gR)
@@ -165,7 +204,9 @@ def _scan(v, lab, T, code, msl, unsplit, tot, inc, xl, L):
             for k in range(K): mxR = max(mxR, T[k] - L[k])
             q = (nL - mxL) + (nR - mxR)
         if q < best:
-            best = q; lo, hi = np.float64(v[j]), np.float64(v[j + 1]); mid = (lo + hi) / 2
+            best = q
+            lo, hi = np.float64(v[j]), np.float64(v[j + 1])
+            mid = (lo + hi) / 2
             thr = lo if mid >= hi else mid                      # adjacent floats: the midpoint rounds up to hi
     return (unsplit, np.inf) if best == np.inf else (best, thr)
 
@@ -178,23 +219,39 @@ def _rank_place(v, l, ov, ol, cnt):
     for i in range(n):
         x = v[i]
         for j in range(n): cnt[j] += np.int32((x < v[j]) | ((x == v[j]) & (i < j)))
-    for i in range(n): ov[cnt[i]] = v[i]; ol[cnt[i]] = l[i]
+    for i in range(n):
+        ov[cnt[i]] = v[i]
+        ol[cnt[i]] = l[i]
 
 @njit(cache=True, inline='always')
 def _merge(a, al, i, e1, c, cl, j, e2, out, ol, t):
     "Merge a[i:e1] and c[j:e2] with their labels into out[t:], ol[t:] (ties: a's first)."
     while i < e1 and j < e2:
-        x, y = a[i], c[j]; tk = x <= y
-        out[t] = x if tk else y; ol[t] = al[i] if tk else cl[j]
-        i += tk; j += 1 - tk; t += 1
-    while i < e1: out[t] = a[i]; ol[t] = al[i]; i += 1; t += 1
-    while j < e2: out[t] = c[j]; ol[t] = cl[j]; j += 1; t += 1
+        x, y = a[i], c[j]
+        tk = x <= y
+        out[t] = x if tk else y
+        ol[t] = al[i] if tk else cl[j]
+        i += tk
+        j += 1 - tk
+        t += 1
+    while i < e1:
+        out[t] = a[i]
+        ol[t] = al[i]
+        i += 1
+        t += 1
+    while j < e2:
+        out[t] = c[j]
+        ol[t] = cl[j]
+        j += 1
+        t += 1
 
 @njit(cache=True, inline='always')
 def _sort_pairs(v, l, bv, bl, cnt, run=32):
     "v, l sorted together, in (bv, bl) or in (v, l), whichever it returns: runs of `run` placed by rank, then merged."
     n = len(v)
-    for s in range(0, n, run): e = min(s + run, n); _rank_place(v[s:e], l[s:e], bv[s:e], bl[s:e], cnt)
+    for s in range(0, n, run):
+        e = min(s + run, n)
+        _rank_place(v[s:e], l[s:e], bv[s:e], bl[s:e], cnt)
     w, src = run, False                                         # the sorted runs are in (bv, bl)
     while w < n:
         a, al, b, b_l = (v, l, bv, bl) if src else (bv, bl, v, l)
@@ -222,7 +279,10 @@ def _block_ranks(X, rows, cols, V, R):
 @njit(cache=True)
 def _merge_scan(vals, labs, X, rows, cols, blab, T, code, msl, unsplit, tot, inc, xl, ov, ol, crit, thr, ranked):
     "Per feature f: X[rows, cols[f]] sorted with class codes blab, merged into the run (vals[f], labs[f]), scanned into crit[f], thr[f]; the merged rows go to (ov, ol) (one scratch row unless kept)."
-    F, m = vals.shape; b = len(rows); every_row = len(ov) == F; CH = 64 if ranked else 1
+    F, m = vals.shape
+    b = len(rows)
+    every_row = len(ov) == F
+    CH = 64 if ranked else 1
     L, cnt, V, R = np.zeros(len(T), np.int64), np.empty(min(b, 32), np.int32), np.empty((b, CH), X.dtype), np.empty((b, CH), np.int32)
     sv, sl, tv, tl = np.empty(b, vals.dtype), np.empty(b, labs.dtype), np.empty(b, vals.dtype), np.empty(b, labs.dtype)
     for f0 in range(0, F, CH):
@@ -231,7 +291,9 @@ def _merge_scan(vals, labs, X, rows, cols, blab, T, code, msl, unsplit, tot, inc
         for g in range(B):
             f = f0 + g
             if ranked:
-                for i in range(b): sv[R[i, g]] = V[i, g]; sl[R[i, g]] = blab[i]
+                for i in range(b):
+                    sv[R[i, g]] = V[i, g]
+                    sl[R[i, g]] = blab[i]
                 rv, rl = sv, sl
             else:
                 for i in range(b): sv[i] = X[rows[i], cols[f]]
@@ -244,26 +306,30 @@ def _merge_scan(vals, labs, X, rows, cols, blab, T, code, msl, unsplit, tot, inc
             else: crit[f], thr[f] = _scan(rv, rl, T, code, msl, unsplit, tot, inc, xl, L)
 
 # %% ../nbs/15_sdt.ipynb #sdt-mergescan
-def merge_scan(X, rows, cols, labels, n_classes, criterion='gini', min_samples_leaf=1,
-               run=None,           # (values, class codes), each (len(cols), m) sorted per row: points added before
-               return_run=True,    # return the merged run, for the next round
-               work:Work|None=None,
-               sort=None):         # 'ranks' or 'merge' (both stable: the same rows); None: 'ranks' for at most RANKED points
-    "Best cut of each feature `cols[f]` on the run plus the points `rows` (class codes `labels`), compiled: (merged run or None, criteria, thresholds)."
-    check_choice('criterion', criterion, CRITERIA)
-    if sort is not None: check_choice('sort', sort, ('ranks', 'merge'))
-    lab, F = _codes(labels, n_classes), len(cols)
+def merge_scan(X,                   # (N, D) inputs
+               rows,                # the points added
+               cols,                # the features scored
+               labels,              # class codes of `rows`
+               search:SplitSearch,  # n_classes, criterion, min_samples_leaf and the sort of a batch
+               run=None,            # (values, class codes), each (len(cols), m) sorted per row: points added before
+               return_run=True,     # return the merged run, for the next round
+               work:Work|None=None):# operation counter to update
+    "Each feature's best cut on the run plus `rows`, compiled: (merged run or None, criteria, thresholds)."
+    K, criterion, msl = search.n_classes, search.criterion, search.min_samples_leaf
+    lab, F = _codes(labels, K), len(cols)
     vals, labs = run if run is not None else (np.empty((F, 0), X.dtype), np.empty((F, 0), lab.dtype))
-    M, T = vals.shape[1] + len(rows), np.bincount(np.concatenate([labs[0], lab]), minlength=n_classes)
+    M, T = vals.shape[1] + len(rows), np.bincount(np.concatenate([labs[0], lab]), minlength=K)
     xl = _xlog2x(np.arange(M + 1))
     tot = float(_xlog2x(T).sum()) if criterion == 'entropy' else float((T.astype(np.float64) ** 2).sum())
     if work is not None:
         if vals.shape[1]: work.merge += F * M
-        if M >= 2 * max(min_samples_leaf, 1): work.criterion_evaluations += F * (M - 1)
-    ov, ol, crit, thr = np.empty((F if return_run else 1, M), X.dtype), np.empty((F if return_run else 1, M), lab.dtype), np.empty(F), np.empty(F)
-    _merge_scan(vals, labs, X, np.asarray(rows, np.int64), np.asarray(cols, np.int64), lab, T.astype(np.int64), CRITERIA.index(criterion),
-                min_samples_leaf, float(impurity(T, criterion)), tot, np.r_[0.0, np.diff(xl)], xl, ov, ol, crit, thr,
-                sort == 'ranks' or (sort is None and len(rows) <= RANKED))   # numpy allocates: tracemalloc sees it
+        if M >= 2 * max(msl, 1): work.criterion_evaluations += F * (M - 1)
+    kept = F if return_run else 1                       # merged rows kept: every one, or one scratch row
+    ov, ol, crit, thr = np.empty((kept, M), X.dtype), np.empty((kept, M), lab.dtype), np.empty(F), np.empty(F)
+    ranked = search.sort == 'ranks' or (search.sort is None and len(rows) <= RANKED)
+    _merge_scan(vals, labs, X, np.asarray(rows, np.int64), np.asarray(cols, np.int64), lab, T.astype(np.int64),
+                CRITERIA.index(criterion), msl, float(impurity(T, criterion)), tot, np.r_[0.0, np.diff(xl)], xl,
+                ov, ol, crit, thr, ranked)              # numpy allocates: tracemalloc sees it
     return ((ov, ol) if return_run else None), crit, thr
 
 # %% ../nbs/15_sdt.ipynb #68c4a989
@@ -280,19 +346,18 @@ def _gather(X, idx, features):
     return np.ascontiguousarray(block.T)
 
 # %% ../nbs/15_sdt.ipynb #sdt-ties
-TIES = ('margin', 'random', 'first')
-
 def tie_margins(X, idx, features, thresholds, chunk_elements=2**23):
     "Per cut (feature, threshold): the empty gap around the threshold over the feature's range, on the points `idx`."
     out, step = np.empty(len(features)), max(1, chunk_elements // max(len(idx), 1))
     for s in range(0, len(features), step):
-        V = X[np.ix_(idx, features[s:s + step])].astype(np.float64); below = V <= np.asarray(thresholds[s:s + step])
+        V = X[np.ix_(idx, features[s:s + step])].astype(np.float64)
+        below = V <= np.asarray(thresholds[s:s + step])
         gap = np.where(below, np.inf, V).min(0) - np.where(below, V, -np.inf).max(0)
         out[s:s + step] = gap / (V.max(0) - V.min(0))
     return out
 
 def pick_tied(X, idx, features, thresholds, ties='margin', rng=None):
-    "Index of the cut taken among cuts tied at the best criterion: widest relative margin (then lowest feature), random, or first."
+    "Index of the cut taken among tied cuts: widest relative margin (then lowest feature), random, or first."
     check_choice('ties', ties, TIES)
     if len(features) == 1 or ties == 'first': return 0
     if ties == 'random': return int(np.random.default_rng(rng).integers(len(features)))
@@ -301,34 +366,40 @@ def pick_tied(X, idx, features, thresholds, ties='margin', rng=None):
 # %% ../nbs/15_sdt.ipynb #0411d58a
 def exhaustive_split(X,                  # (N, D) inputs
                      y,                  # (N,) integer class codes 0..K-1
-                     n_classes:int,      # K
+                     search:SplitSearch, # n_classes, criterion, min_samples_leaf, ties and chunk_elements
                      idx=None,           # the node's points (default: all)
                      features=None,      # candidate features (default: all), ascending
-                     criterion='gini',   # split criterion
-                     min_samples_leaf=1, # smallest child allowed
                      work:Work|None=None,# operation counter to update
-                     chunk_elements=2**23, # features per chunk: chunk_elements // len(idx)
                      sample_weight=None, # (N,) point weights (None: all 1); eq. 2 then divides by their sum
-                     ties='margin',      # rule among features tied at the best criterion (`pick_tied`)
                      rng=None):          # seed or Generator for ties='random'
-    "Exact solution of eq. 2 over `features`: sort each feature, scan with cumulative counts (compiled; numpy with weights)."
+    "Exact eq. 2 over `features`: each feature sorted and scanned with cumulative counts (numpy with weights)."
     idx = np.arange(len(X)) if idx is None else np.asarray(idx)
+    K, criterion, msl = search.n_classes, search.criterion, search.min_samples_leaf
     wi = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)[idx]
-    n, size = len(idx), len(idx) if wi is None else float(wi.sum()); best, tf, tt = np.inf, [], []; yi = y[idx]
-    n_feat, step = X.shape[1] if features is None else len(features), max(1, chunk_elements // max(n, 1))
+    n, yi, best, tf, tt = len(idx), y[idx], np.inf, [], []
+    n_feat, step = X.shape[1] if features is None else len(features), max(1, search.chunk_elements // max(n, 1))
     for s in range(0, n_feat, step):
         fs = np.arange(s, min(s + step, n_feat)) if features is None else np.asarray(features[s:s + step])
         if work is not None: work.add_sort(len(fs), n)
         if wi is None:
-            _, c, t = merge_scan(X, idx, fs, yi, n_classes, criterion, min_samples_leaf, return_run=False, work=work); ok = np.isfinite(t)
+            _, c, t = merge_scan(X, idx, fs, yi, search, return_run=False, work=work)
+            ok = np.isfinite(t)
         else:
-            v = _gather(X, idx, slice(s, s + step) if features is None else fs); o = np.argsort(v, axis=1)
-            c, t, ok = best_thresholds(np.take_along_axis(v, o, 1), yi[o], n_classes, criterion, min_samples_leaf, work, weights=wi[o])
-        c = np.where(ok, c, np.inf); m = c.min()
+            v = _gather(X, idx, slice(s, s + step) if features is None else fs)
+            o = np.argsort(v, axis=1)
+            c, t, ok = best_thresholds(np.take_along_axis(v, o, 1), yi[o], K, criterion, msl, work, weights=wi[o])
+        c = np.where(ok, c, np.inf)
+        m = c.min()
         if m < best: best, tf, tt = m, [], []
-        if m == best < np.inf: tf.append(fs[c == m]); tt.append(t[c == m])      # every feature tied at the best so far
-    if not tf: return NodeSplit(-1, np.inf, float(impurity(np.bincount(yi, wi, minlength=n_classes), criterion)) / max(size, 1), False)
-    tf, tt = np.concatenate(tf), np.concatenate(tt); i = pick_tied(X, idx, tf, tt, ties, rng)
+        if m == best < np.inf:                           # every feature tied at the best so far
+            tf.append(fs[c == m])
+            tt.append(t[c == m])
+    size = n if wi is None else float(wi.sum())
+    if not tf:
+        unsplit = impurity(np.bincount(yi, wi, minlength=K), criterion)
+        return NodeSplit(-1, np.inf, float(unsplit) / max(size, 1), False)
+    tf, tt = np.concatenate(tf), np.concatenate(tt)
+    i = pick_tied(X, idx, tf, tt, search.ties, rng)
     return NodeSplit(int(tf[i]), float(tt[i]), float(best) / size, True)
 
 # %% ../nbs/15_sdt.ipynb #36295fb4
@@ -344,6 +415,7 @@ def max_point_increase(criterion, # split criterion
 @dataclass
 class SDTTrace:
     "Per-iteration record of one stochastic split search."
+    check_full: bool = False                            # also record L^k(S_j) (one extra pass over S_j)
     subset_size: list = field(default_factory=list)     # |S_t^k|
     n_features: list = field(default_factory=list)      # features scored at iteration k
     best_feature: list = field(default_factory=list)    # feature of theta^k
@@ -374,8 +446,6 @@ def n_candidate_features(D, max_features=None):
     if isinstance(max_features, (float, np.floating)) and 0 < max_features <= 1: return max(1, math.ceil(max_features * D))
     raise ValueError(f"max_features must be None, an int >= 1 or a float in (0, 1]; got {max_features!r}")
 
-SCHEDULES = ('linear', 'doubling')
-
 def subset_sizes(n0, n_halvings, schedule='linear'):
     "|S_t^k| for k < n_halvings: N0 fresh points per iteration ('linear', the paper) or N0 2^k ('doubling')."
     if schedule == 'linear': return [(k + 1) * n0 for k in range(n_halvings)]
@@ -387,7 +457,9 @@ def halving_sort_work(n, D, n0, n_halvings, schedule='linear'):
     w, f = 0.0, D
     for k, s in enumerate(subset_sizes(n0, n_halvings, schedule)):
         if f == 1: break
-        m = min(n, s); w += f * m * math.log2(max(m, 2)); f = (f + 1) // 2
+        m = min(n, s)
+        w += f * m * math.log2(max(m, 2))
+        f = (f + 1) // 2
         if m == n: break
     return w + f * n * math.log2(max(n, 2))
 
@@ -402,38 +474,52 @@ def _merge_sorted(vals, ids, bv, bi, work=None):
 
 # %% ../nbs/15_sdt.ipynb #sdt-half
 def better_half(crit):
-    "Indices, ascending, of the ceil(F/2) smallest criteria; ties at the cut go to the lower index (a stable sort's choice), in O(F)."
+    "Indices, ascending, of the ceil(F/2) smallest criteria, ties at the cut to the lower index (as a stable sort), in O(F)."
     h = (len(crit) + 1) // 2
     cut = np.partition(crit, h - 1)[h - 1]
     keep = crit < cut
     keep[np.flatnonzero(crit == cut)[:h - keep.sum()]] = True
     return np.flatnonzero(keep)
 
-def _weighted_round(X, y, n_classes, batch, cols, run, criterion, w, work):
-    "One halving round with point weights, in numpy: sort the batch per feature, merge it into the run (values, points), score."
-    bv = _gather(X, batch, cols); o = np.argsort(bv, axis=1)
+def _weighted_round(X, y, batch, cols, run, search, w, work):
+    "A halving round with point weights, in numpy: the batch sorted per feature, merged into the run, scored."
+    bv = _gather(X, batch, cols)
+    o = np.argsort(bv, axis=1)
     vals, ids = _merge_sorted(*(run or (None, None)), np.take_along_axis(bv, o, 1), batch[o], work)
-    crit, thr, _ = best_thresholds(vals, y[ids], n_classes, criterion, 1, work, weights=w[ids])
+    crit, thr, _ = best_thresholds(vals, y[ids], search.n_classes, search.criterion, 1, work, weights=w[ids])
     return (vals, ids), crit, thr
 
 # %% ../nbs/15_sdt.ipynb #39222d66
-def _halving(X, y, n_classes, idx, features, drawn, n0, n_halvings, criterion, all_features, work, trace, check_full, w, schedule='linear'):
-    "Steps 1-4: score the features on a growing random subset `drawn` of the node's points, keep the better half each time."
+def _record(trace:SDTTrace, data, idx, search, features, run, crit, thr):
+    "Append one halving iteration to `trace`: subset size, features scored, the best one, its criterion and bound."
+    X, y, w = data
     size = len(idx) if w is None else float(w[idx].sum())     # |S_j| (weighted: the sum of its weights)
-    L_max, run, ends = max_point_increase(criterion, size), None, subset_sizes(n0, n_halvings, schedule)
-    for k in range(n_halvings):
+    b, m = int(crit.argmin()), run[0].shape[1] if w is None else float(w[run[1][0]].sum())
+    trace.subset_size.append(run[0].shape[1])
+    trace.n_features.append(len(features))
+    trace.best_feature.append(int(features[b]))
+    trace.subset_criterion.append(float(crit[b]) / m)
+    trace.upper_bound.append((float(crit[b]) + (size - m) * max_point_increase(search.criterion, size)) / size)
+    if trace.check_full:
+        full = split_criterion(X, y, search.n_classes, idx, features[b], thr[b], search.criterion, w)
+        trace.full_criterion.append(full)
+
+def _halving(data, idx, features, drawn, search, work, trace):
+    "Steps 1-4: score `features` on a growing random subset `drawn` of the node's points, keep the better half each time."
+    X, y, w = data                                            # inputs, class codes, point weights (None: all 1)
+    n0 = batch_size(len(idx), search.batch_exponent, search.min_batch)
+    ends, all_features = subset_sizes(n0, search.n_halvings, search.schedule), len(features) == X.shape[1]
+    ranking, run = replace(search, min_samples_leaf=1), None  # the subset's cuts are only ranked: any size counts
+    for k in range(search.n_halvings):
         if len(features) == 1: break
         batch = drawn[(ends[k - 1] if k else 0):ends[k]]
         if len(batch) == 0: break                              # S_c is exhausted
         if work is not None: work.add_sort(len(features), len(batch))
-        if w is None: run, crit, thr = merge_scan(X, batch, features, y[batch], n_classes, criterion, 1, run, True, work)
-        else: run, crit, thr = _weighted_round(X, y, n_classes, batch, slice(None) if k == 0 and all_features else features, run, criterion, w, work)
-        if trace is not None:
-            b = int(crit.argmin()); m = run[0].shape[1] if w is None else float(w[run[1][0]].sum())
-            trace.subset_size.append(run[0].shape[1]); trace.n_features.append(len(features))
-            trace.best_feature.append(int(features[b])); trace.subset_criterion.append(float(crit[b]) / m)
-            trace.upper_bound.append((float(crit[b]) + (size - m) * L_max) / size)
-            if check_full: trace.full_criterion.append(split_criterion(X, y, n_classes, idx, features[b], thr[b], criterion, w))
+        if w is None: run, crit, thr = merge_scan(X, batch, features, y[batch], ranking, run, True, work)
+        else:
+            cols = slice(None) if k == 0 and all_features else features
+            run, crit, thr = _weighted_round(X, y, batch, cols, run, search, w, work)
+        if trace is not None: _record(trace, data, idx, search, features, run, crit, thr)
         keep = better_half(crit)
         features, run = features[keep], (run[0][keep], run[1][keep])
     return features
@@ -441,33 +527,27 @@ def _halving(X, y, n_classes, idx, features, drawn, n0, n_halvings, criterion, a
 # %% ../nbs/15_sdt.ipynb #e083adba
 def sdt_split(X,                   # (N, D) inputs
               y,                   # (N,) integer class codes 0..K-1
-              n_classes:int,       # K
+              search:SplitSearch,  # the search's settings (n_halvings=0: the exhaustive search)
               idx=None,            # the node's points (default: all)
-              batch_exponent:float=10, # batch size N_j / 2^batch_exponent (the paper's C)
-              n_halvings:int=7,    # number of halving iterations (the paper's alpha)
-              criterion='gini',    # split criterion
-              min_samples_leaf=1,  # smallest child allowed (enforced in step 5)
-              min_batch:int=20,    # floor on the batch size N_0
-              max_features=None,   # None: all D features; int or fraction: a random subset drawn at this node
               rng=None,            # `np.random.Generator` or seed
               work:Work|None=None, # operation counter to update
               trace:SDTTrace|None=None, # filled with the per-iteration record if given
-              check_full=False,    # also record L^k(S_j) in the trace (one extra pass)
-              sample_weight=None,  # (N,) point weights (None: all 1): the criteria count weight, batches are drawn by point
-              schedule='linear',   # fresh points per iteration: N0 ('linear', the paper) or N0 2^k ('doubling')
-              ties='margin'):      # rule among features tied in step 5 (`pick_tied`)
+              sample_weight=None): # (N,) point weights (None: all 1): the criteria count weight, batches draw points
     "Stochastic split search (steps 1-5 of the paper) at one node; returns a `NodeSplit`."
     rng, idx = np.random.default_rng(rng), np.arange(len(X)) if idx is None else np.asarray(idx)
-    n, D = len(idx), X.shape[1]; n0, d = batch_size(n, batch_exponent, min_batch), n_candidate_features(D, max_features)
+    n, D, halvings, schedule = len(idx), X.shape[1], search.n_halvings, search.schedule
+    n0, d = batch_size(n, search.batch_exponent, search.min_batch), n_candidate_features(D, search.max_features)
     features = np.arange(D) if d == D else np.sort(rng.choice(D, d, replace=False))
-    search = lambda fs: exhaustive_split(X, y, n_classes, idx, fs, criterion, min_samples_leaf, work, sample_weight=sample_weight, ties=ties, rng=rng)
-    if n_halvings == 0 or d * n * math.log2(max(n, 2)) <= halving_sort_work(n, d, n0, n_halvings, schedule):
+    def exact(fs): return exhaustive_split(X, y, search, idx, fs, work, sample_weight, rng)
+    if halvings == 0 or d * n * math.log2(max(n, 2)) <= halving_sort_work(n, d, n0, halvings, schedule):
         if trace is not None: trace.survivors = features      # a small node: the exhaustive search costs no more
-        res = search(None if d == D else features)
-        return res if res.valid or d == D else search(None)
-    drawn = idx[rng.choice(n, size=min(n, subset_sizes(n0, n_halvings, schedule)[-1]), replace=False)]
-    features = _halving(X, y, n_classes, idx, features, drawn, n0, n_halvings, criterion, d == D, work, trace, check_full, sample_weight, schedule)
-    res = search(features); fallback = not res.valid and len(features) < D; res = search(None) if fallback else res
+        res = exact(None if d == D else features)
+        return res if res.valid or d == D else exact(None)
+    drawn = idx[rng.choice(n, size=min(n, subset_sizes(n0, halvings, schedule)[-1]), replace=False)]
+    features = _halving((X, y, sample_weight), idx, features, drawn, search, work, trace)
+    res = exact(features)
+    fallback = not res.valid and len(features) < D
+    if fallback: res = exact(None)
     if trace is not None: trace.survivors, trace.fallback = features, fallback
     return res
 
@@ -519,6 +599,9 @@ def _validated(self:SDTClassifier, X):
     return validate_data(self, X, reset=False, dtype=(np.float64, np.float32))
 
 # %% ../nbs/15_sdt.ipynb #085ff880
+_SEARCH_PARAMETERS = ('criterion', 'min_samples_leaf', 'n_halvings', 'batch_exponent', 'min_batch', 'schedule',
+                      'max_features', 'ties')   # SDTClassifier's parameters that are `SplitSearch` fields
+
 @patch
 def fit(self:SDTClassifier, X, y, sample_weight=None):
     "Grow the tree on (X, y), weighted by `sample_weight` times `class_weight`."
@@ -526,27 +609,30 @@ def fit(self:SDTClassifier, X, y, sample_weight=None):
     X, classes, y_enc = validate_classification_data(self, X, y, dtype=(np.float64, np.float32))   # float32 stays float32
     X, y_enc, self.classes_, sw = fit_weights(X, y_enc, sample_weight, self.class_weight, classes)
     K = len(self.classes_)
+    search = SplitSearch(K, **{p: getattr(self, p) for p in _SEARCH_PARAMETERS})
     rng = np.random.default_rng(check_random_state(self.random_state).randint(np.iinfo(np.int32).max))
     max_depth = np.inf if self.max_depth is None else self.max_depth
     msl, work = self.min_samples_leaf, Work()
     left, right, feature, threshold, value = [], [], [], [], []
     def new_node(pts):
-        left.append(-1); right.append(-1); feature.append(-1); threshold.append(0.0)
-        value.append(class_frequencies(y_enc[pts], np.zeros(K), None if sw is None else sw[pts])); return len(left) - 1
+        for column, empty in ((left, -1), (right, -1), (feature, -1), (threshold, 0.0)): column.append(empty)
+        value.append(class_frequencies(y_enc[pts], np.zeros(K), None if sw is None else sw[pts]))
+        return len(left) - 1
     level, depth = [(new_node(np.arange(len(X))), np.arange(len(X)))], 0
     with tqdm(desc='SDTClassifier: depth levels', unit='level', disable=not self.verbose) as bar:
         while level:
             nxt = []
             for node, pts in level:
                 if depth >= max_depth or len(pts) < 2 * msl or value[node].max() == 1.0: continue
-                s = sdt_split(X, y_enc, K, pts, self.batch_exponent, self.n_halvings, self.criterion, msl, self.min_batch,
-                              self.max_features, rng, work, sample_weight=sw, schedule=self.schedule, ties=self.ties)
+                s = sdt_split(X, y_enc, search, pts, rng, work, sample_weight=sw)
                 if not s.valid: continue
                 go_right = X[pts, s.feature] > s.threshold
                 feature[node], threshold[node] = s.feature, s.threshold
                 for side, sub in ((left, pts[~go_right]), (right, pts[go_right])):
-                    side[node] = new_node(sub); nxt.append((side[node], sub))
-            level, depth = nxt, depth + 1; bar.update()
+                    side[node] = new_node(sub)
+                    nxt.append((side[node], sub))
+            level, depth = nxt, depth + 1
+            bar.update()
     self.tree_ = Tree(left, right, threshold, np.array(value), feature=feature, n_features=X.shape[1])
     self.work_ = work
     return self

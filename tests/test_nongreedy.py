@@ -8,7 +8,7 @@ from sklearn.datasets import load_digits
 from sklearn.tree import DecisionTreeClassifier
 
 from tao_nb.nongreedy import (LazyRows, NonGreedyTreeClassifier, complete_paths, leaf_log_losses, loss_augmented,
-                              reached_leaf, sparse_step, surrogate_step)
+                              reached_leaf, sparse_step, surrogate_step, SGDSettings)
 
 
 def _follow(g, m):
@@ -68,11 +68,12 @@ def test_sparse_step_equals_dense_step(depth, fast, stable):
         W *= np.minimum(1.0, np.sqrt(nu) / np.maximum(np.sqrt((W ** 2).sum(1)), 1e-300))[:, None]
         nz = np.flatnonzero(np.abs(W).sum(1))
         Ws, Ts = LazyRows(m, p, mu, nu, nz, W[nz]), LazyRows(m + 1, K, mu, None, np.arange(m + 1), Theta)
-        anc, dirs = complete_paths(depth); vel = [np.zeros_like(W), np.zeros_like(Theta)]
+        paths, vel = complete_paths(depth), [np.zeros_like(W), np.zeros_like(Theta)]
+        sgd = SGDSettings(0.2, nu, mu, 'fast' if fast else 'exact')
         assigned = rng.integers(m + 1, size=N) if stable else None
         for _ in range(60):
             bi = rng.choice(N, 8, replace=False); a = None if assigned is None else assigned[bi]
-            b_dense = surrogate_step(W, Theta, X[bi], y[bi], nu, 0.2, anc, dirs, fast=fast, assigned=a, velocity=vel, momentum=mu)
+            b_dense = surrogate_step(W, Theta, X[bi], y[bi], sgd, paths, a, vel)
             b_sparse = sparse_step(Ws, Ts, X[bi], y[bi], depth, 0.2, fast=fast, assigned=a)
             assert abs(b_dense - b_sparse) < 1e-10
         np.testing.assert_allclose(Ws.dense(), W, rtol=1e-9, atol=1e-12)

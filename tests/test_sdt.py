@@ -7,7 +7,7 @@ from sklearn.model_selection import train_test_split
 from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from tao_nb.sdt import (CRITERIA, SDTClassifier, SDTTrace, Work, best_thresholds,
+from tao_nb.sdt import (CRITERIA, SDTClassifier, SDTTrace, SplitSearch, Work, best_thresholds,
                         exhaustive_split, impurity, max_point_increase, sdt_split, split_criterion, theorem1_work)
 from tao_nb.tree import Tree
 from tao_nb.haar import HAAR_FAMILIES, HaarFeatures, HaarTreeClassifier, haar_tree_apply, integral_images
@@ -62,8 +62,8 @@ def test_bound_monotone_every_node_digits(digits, criterion):
         nxt = []
         for pts in level:
             if len(pts) < 2 or np.all(y[pts] == y[pts][0]): continue
-            tr = SDTTrace()
-            s = sdt_split(X, y, 10, pts, batch_exponent=5, n_halvings=5, criterion=criterion, min_batch=5, rng=rng, trace=tr, check_full=True)
+            tr = SDTTrace(check_full=True)
+            s = sdt_split(X, y, SplitSearch(10, criterion, n_halvings=5, batch_exponent=5, min_batch=5), pts, rng, trace=tr)
             assert check_trace(tr); n_nodes += 1
             if not s.valid: continue
             r = X[pts, s.feature] > s.threshold
@@ -80,8 +80,8 @@ def test_bound_monotone_synthetic(seed, n, D, K, b, n_halvings, criterion, discr
     X = rng.integers(0, 4, (n, D)).astype(float) if discrete else rng.standard_normal((n, D))
     y = rng.integers(0, K, n); y[:K] = np.arange(K)
     X[:, 0] += y  # one informative feature
-    tr = SDTTrace()
-    sdt_split(X, y, K, batch_exponent=b, n_halvings=n_halvings, criterion=criterion, min_batch=1, rng=seed, trace=tr, check_full=True)
+    tr = SDTTrace(check_full=True)
+    sdt_split(X, y, SplitSearch(K, criterion, n_halvings=n_halvings, batch_exponent=b, min_batch=1), rng=seed, trace=tr)
     assert check_trace(tr)
 
 
@@ -101,7 +101,7 @@ def test_no_halving_equals_exhaustive(digits, criterion):
     rng = np.random.default_rng(1)
     for _ in range(5):
         idx = np.sort(rng.choice(len(X), 300, replace=False))
-        assert sdt_split(X, y, 10, idx, n_halvings=0, criterion=criterion, rng=0) == exhaustive_split(X, y, 10, idx, criterion=criterion)
+        assert sdt_split(X, y, SplitSearch(10, criterion, n_halvings=0), idx, rng=0) == exhaustive_split(X, y, SplitSearch(10, criterion), idx)
     # and the whole tree grown with n_halvings=0 is deterministic whatever the seed
     a = SDTClassifier(max_depth=5, n_halvings=0, criterion=criterion, random_state=1).fit(X, y).tree_
     b = SDTClassifier(max_depth=5, n_halvings=0, criterion=criterion, random_state=2).fit(X, y).tree_
@@ -199,10 +199,10 @@ def test_work_counts_and_gap_synthetic():
     "On 20,000 x 300 with 10 informative features SDT does >20x less counted work, within 1% criterion."
     X, y = make_classification(n_samples=20_000, n_features=300, n_informative=10, n_redundant=0, random_state=0, shuffle=False)
     X = X.astype(np.float32)
-    we = Work(); e = exhaustive_split(X, y, 2, work=we)
+    we = Work(); e = exhaustive_split(X, y, SplitSearch(2), work=we)
     gaps = []
     for seed in range(3):
-        ws = Work(); s = sdt_split(X, y, 2, rng=seed, work=ws)
+        ws = Work(); s = sdt_split(X, y, SplitSearch(2), rng=seed, work=ws)
         assert we.total / ws.total > 20
         gaps.append((s.criterion - e.criterion) / e.criterion)
     assert np.mean(gaps) < 0.01 and min(gaps) >= -1e-12
@@ -213,9 +213,9 @@ def test_doubling_schedule_subsets_bound_and_work(digits, criterion):
     "schedule='doubling': subsets of N0 (2^(k+1) - 1) points, a non-increasing Theorem-2 bound, work under its own Theorem-1 bound."
     X, y = digits
     for seed in range(3):
-        tr, w = SDTTrace(), Work()
-        sdt_split(X, y, 10, batch_exponent=10, n_halvings=5, criterion=criterion, min_batch=10, rng=seed, trace=tr, work=w,
-                  check_full=True, schedule='doubling')
+        tr, w = SDTTrace(check_full=True), Work()
+        search = SplitSearch(10, criterion, n_halvings=5, batch_exponent=10, min_batch=10, schedule='doubling')
+        sdt_split(X, y, search, rng=seed, trace=tr, work=w)
         assert tr.subset_size == [10, 30, 70, 150, 310][:len(tr.subset_size)] and len(tr.subset_size) >= 4
         assert check_trace(tr)
         sort_bound = theorem1_work(len(X), X.shape[1], 10, 5, 10, 'doubling')
@@ -338,8 +338,8 @@ def test_paper_constant_violated_corrected_bound_holds(criterion):
     h_max = {'gini': 1 - 1 / 3, 'entropy': np.log2(3)}[criterion]
     violated = 0
     for seed in range(3):
-        tr = SDTTrace()
-        sdt_split(X, y, 3, batch_exponent=8, n_halvings=6, criterion=criterion, rng=seed, trace=tr, check_full=True)
+        tr = SDTTrace(check_full=True)
+        sdt_split(X, y, SplitSearch(3, criterion, n_halvings=6, batch_exponent=8), rng=seed, trace=tr)
         m, full = np.array(tr.subset_size), np.array(tr.full_criterion)
         paper = (m * np.array(tr.subset_criterion) + (len(X) - m) * h_max) / len(X)
         violated += np.any(full > paper + 1e-12)
@@ -362,7 +362,7 @@ def test_max_features_one_feature_searched(digits):
     "With max_features=1 every node searches exactly one random feature (exhaustively when small)."
     X, y = digits
     tr = SDTTrace()
-    s = sdt_split(X, y, 10, n_halvings=3, max_features=1, rng=0, trace=tr)
+    s = sdt_split(X, y, SplitSearch(10, n_halvings=3, max_features=1), rng=0, trace=tr)
     assert len(tr.n_features) == 0 or tr.n_features[0] == 1
     assert s.valid and len(tr.survivors) == 1 and s.feature == tr.survivors[0]
 
@@ -392,13 +392,13 @@ def test_ties_do_not_depend_on_units(digits, ties):
 def test_ties_margin_takes_the_wider_gap(digits):
     "A copy of the chosen feature with its values squeezed next to the threshold splits identically but with a narrower gap."
     X, y = digits
-    s = exhaustive_split(X, y, 10)
+    s = exhaustive_split(X, y, SplitSearch(10))
     x = X[:, s.feature]; lo, hi = x[x <= s.threshold].max(), x[x > s.threshold].min()
     narrow = np.where(x <= s.threshold, x, x - (hi - lo) + 1e-3)   # the same order, its gap closed to 1e-3
     Xn = np.c_[narrow, X]                                # the narrow copy comes first: lowest index
-    m, f = exhaustive_split(Xn, y, 10), exhaustive_split(Xn, y, 10, ties='first')
+    m, f = exhaustive_split(Xn, y, SplitSearch(10)), exhaustive_split(Xn, y, SplitSearch(10, ties='first'))
     assert f.feature == 0 and m.feature == s.feature + 1 and m.criterion == f.criterion == s.criterion
-    picks = {exhaustive_split(Xn, y, 10, ties='random', rng=r).feature for r in range(30)}
+    picks = {exhaustive_split(Xn, y, SplitSearch(10, ties='random'), rng=r).feature for r in range(30)}
     assert picks == {0, s.feature + 1}
 
 
@@ -408,4 +408,4 @@ def test_ties_first_is_lowest_index_and_bad_rule(digits):
     a, b = SDTClassifier(max_depth=5, random_state=0, ties='first').fit(Xd, y).tree_, SDTClassifier(max_depth=5, random_state=0, ties='margin').fit(Xd, y).tree_
     assert (a.feature < X.shape[1]).all() and (b.feature < X.shape[1]).all()   # equal margins too: the lower index
     with pytest.raises(ValueError, match='ties'): SDTClassifier(ties='low').fit(X, y)
-    with pytest.raises(ValueError, match='ties'): exhaustive_split(X, y, 10, ties='low')
+    with pytest.raises(ValueError, match='ties'): SplitSearch(10, ties='low')
