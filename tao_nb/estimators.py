@@ -18,7 +18,7 @@ from sklearn.model_selection import train_test_split
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import validate_data
 from .tree import Tree, unstandardize_tree
-from .base import (Interval, Options, check_params, validate_classification_data, initial_tree,
+from .base import (INITS, Interval, Options, check_params, validate_classification_data, initial_tree,
                          numpydoc_sections, feature_importances, fit_weights, TreePredictorMixin,
                          TreeClassifierMixin)
 from .reduced import ZERO_ONE, SQUARED
@@ -36,7 +36,7 @@ def _oblique_solver(est):
 
 # the node kinds: split_type -> the node solver built from the estimator's parameters
 SPLIT_TYPES = {'axis': lambda est: best_axis_split, 'oblique': _oblique_solver}
-_INIT = [Options(('cart', 'random', 'oblique')), Tree, BaseEstimator]   # a string, a `Tree` or a fitted tree
+_INIT = [Options(tuple(INITS)), Tree, BaseEstimator]   # a name in `INITS`, a `Tree` or a fitted tree
 _COMMON = {'max_iter': [Interval(numbers.Integral, 0)], 'tol': [Interval(numbers.Real, 0)],
            'node_tol': [Interval(numbers.Real, 0, closed='neither')],
            'solver': [Options(('liblinear', 'cvxpy'))], 'surrogate': [Options(tuple(SURROGATES))],

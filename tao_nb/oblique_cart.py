@@ -9,10 +9,11 @@ from dataclasses import dataclass
 from typing import NamedTuple
 import numpy as np
 from .tree import Tree, standardizer, unstandardize_tree
+from .base import INITS
 
 # %% auto #0
 __all__ = ['CHUNK', 'GAP', 'CRITERIA', 'impurity', 'split_score', 'line_search', 'NodeSplit', 'GrowSettings',
-           'best_oblique_split', 'GrowthInfo', 'grow_oblique', 'grow_oblique_info']
+           'best_oblique_split', 'GrowthInfo', 'grow_oblique', 'grow_oblique_info', 'oblique_cart_tree']
 
 # %% ../nbs/10_oblique_cart.ipynb #8c58ac34
 def impurity(T, weight=None):
@@ -334,3 +335,12 @@ def _assemble(nodes, T, mu, sd, sw=None):
     tree = unstandardize_tree(Tree(left, right, thr, value, W=W), mu, sd)
     impurities = np.array([impurity(T[nd[0]], wt(nd[0])) for nd in nodes])
     return tree, GrowthInfo(np.array([len(nd[0]) for nd in nodes]), impurities, split_imp, axis_imp, moves)
+
+# %% ../nbs/10_oblique_cart.ipynb #28f1dcf0
+def oblique_cart_tree(X, Y, max_depth, random_state=None, classes=None, oblique=True, sample_weight=None):
+    "init='oblique': oblique CART (`grow_oblique`), Gini for classes, squared error for responses."
+    criterion = 'gini' if classes is not None else 'squared_error'
+    return grow_oblique(X, Y, max_depth, None if classes is None else len(classes), criterion,
+                        random_state=random_state, sample_weight=sample_weight)
+
+INITS['oblique'] = oblique_cart_tree

@@ -13,7 +13,7 @@ from .base import initial_tree
 from .reduced import Loss, ZERO_ONE
 from .tao import TAOSettings, TAORun, tao, tao_sweep
 from .pruning import prune_tree
-from .oblique_cart import grow_oblique
+from . import oblique_cart   # registers init='oblique' (oblique CART) in `INITS`
 from .solvers.oblique import ObliqueSolver
 
 # %% ../nbs/10a_oblique_fit.ipynb #b05f0133
@@ -24,8 +24,7 @@ class Start(NamedTuple):
     Z: np.ndarray
     tree: Tree
 
-# 'cart', 'random', 'oblique', a `Tree` or a fitted tree estimator (raw inputs)
-def oblique_start(init,
+def oblique_start(init,               # a name in `INITS`, a `Tree` or a fitted tree estimator (raw inputs)
                   X, Y,               # raw training inputs; encoded labels or (N, n_outputs) responses
                   max_depth,          # depth of a grown start
                   random_state=None,  # seed of a grown start
@@ -34,12 +33,7 @@ def oblique_start(init,
     "The `Start` of a sparse oblique fit: standardized inputs and the initial tree written on them."
     mu, sd = standardizer(X, sample_weight)
     Z = (X - mu) / sd
-    if isinstance(init, str) and init == 'oblique':      # oblique CART (`10_oblique_cart`), grown on Z
-        criterion = 'gini' if classes is not None else 'squared_error'
-        tree = grow_oblique(Z, Y, max_depth, n_classes=None if classes is None else len(classes),
-                            criterion=criterion, random_state=random_state, sample_weight=sample_weight)
-        return Start(mu, sd, Z, tree)
-    if isinstance(init, str):   # grown on Z: a CART tree on Z makes the same splits as on X
+    if isinstance(init, str):   # grown on Z (`INITS`): a CART tree on Z makes the same splits as on X
         tree = initial_tree(init, Z, Y, max_depth, random_state, classes, oblique=True,
                             sample_weight=sample_weight)
         return Start(mu, sd, Z, tree if tree.is_oblique else tree.to_oblique())

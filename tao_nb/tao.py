@@ -171,11 +171,11 @@ def tao(tree:Tree,                   # initial tree (copied, never modified)
         for _ in range(settings.max_iter):
             tao_sweep(tree, run)
             refit_values(tree, X, Y, loss.fit_leaf, sample_weight=sw)
-            history.append(tree_objective(tree, X, Y, loss, penalty, sw))
-            prev, now = history[-2], history[-1]
-            if now > prev + 1e-9 * max(abs(prev), 1.0):
+            prev, now = history[-1], tree_objective(tree, X, Y, loss, penalty, sw)
+            if now > prev + 1e-9 * abs(prev):
                 raise RuntimeError(f"TAO objective increased from {prev} to {now}: "
                                    "a node step is not monotone")
+            history.append(min(now, prev))      # a rise within rounding is recorded as no change
             if prev <= 0 or (prev - now) <= settings.tol * prev: break
     return tree, np.array(history)
 

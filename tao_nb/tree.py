@@ -308,7 +308,7 @@ def random(cls:Tree,
     X, values = np.asarray(X, dtype=np.float64), np.asarray(values, dtype=np.float64)
     (N, D), n = X.shape, 2 ** (depth + 1) - 1
     left, right, feature = np.full(n, -1), np.full(n, -1), np.full(n, -1)
-    W, thr = np.zeros((n, D)), np.zeros(n)
+    W, thr = np.zeros((n, D)) if oblique else None, np.zeros(n)   # an axis tree stores no weight rows
     sw = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
     def mean(rows): return values[rows].mean(0) if sw is None else np.average(values[rows], 0, sw[rows])
     value = np.tile(mean(np.arange(N)), (n, 1))
@@ -320,7 +320,7 @@ def random(cls:Tree,
         if 2 * i + 1 >= n: continue
         left[i], right[i] = 2 * i + 1, 2 * i + 2
         feature[i], w, s = _random_scores(X, pts, rng, oblique)
-        if w is not None: W[i] = w
+        if oblique: W[i] = w
         if len(pts): thr[i] = _random_threshold(s, rng, None if sw is None else sw[pts])
         members[2 * i + 1], members[2 * i + 2] = pts[s <= thr[i]], pts[s > thr[i]]
     if oblique: return cls(left, right, thr, value, W=W)

@@ -29,7 +29,7 @@ def _best_in_block(X, feats, w_right, w_left, total_left, total):
     both[V[:, 1:] <= V[:, :-1]] = np.inf                            # no threshold between equal values
     # the first split within best_axis_split's eps of the best: a weight 2 and two repeated rows round
     # their sums differently
-    first = np.flatnonzero(both.ravel() <= both.min() + 1e-10 * max(total, 1.0))[0]
+    first = np.flatnonzero(both.ravel() <= both.min() + 1e-10 * total)[0]
     r, p = np.unravel_index(first, both.shape)
     lo, hi = V[r, p], V[r, p + 1]
     thr = lo + (hi - lo) / 2
@@ -49,7 +49,7 @@ def best_axis_split(X,                   # (m, D) inputs of the points in the pr
     is_right = np.asarray(label) == 1
     w_right, w_left = np.where(is_right, weight, 0.0), np.where(is_right, 0.0, weight)
     total_left, total = w_left.sum(), weight.sum()
-    eps = 1e-10 * max(total, 1.0)
+    eps = 1e-10 * total      # relative: the answer does not depend on the scale of the weights
     # degenerate splits: everything right (pays the left-points) or everything left
     feat0 = current.feature if current is not None and current.feature >= 0 else 0
     if total_left <= total - total_left: best_loss, best = total_left, Split(feat0, None, -np.inf)

@@ -228,7 +228,7 @@ def best_threshold(scores,      # (m,) scores w @ x_n
     valid = np.r_[True, v[1:] > v[:-1], True]
     thr = np.r_[v[0] - 1.0, v[:-1] + (v[1:] - v[:-1]) / 2, v[-1] + 1.0]
     loss = np.where(valid, loss, np.inf)
-    tie = np.flatnonzero(loss <= loss.min() + 1e-12 * max(weight.sum(), 1.0))
+    tie = np.flatnonzero(loss <= loss.min() + 1e-12 * weight.sum())   # relative to the weights' scale
     p = tie[np.argmin(np.abs(thr[tie] - prefer))] if np.isfinite(prefer) else tie[0]
     return float(thr[p]), float(loss[p])
 
@@ -246,6 +246,7 @@ class MIPFit(NamedTuple):
     bound: float         # HiGHS's dual bound: bound <= optimum <= objective
     status: str          # CVXPY's status: 'optimal', 'user_limit' (time limit), ...
 
+# %% ../../nbs/09_oblique_solver.ipynb #87096a8b
 def fit_mip(X, label, weight, C=1.0,
             time_limit=2.0,      # seconds HiGHS may search
             zero_tol=1e-9):      # relative size below which a weight is exactly 0
@@ -316,7 +317,7 @@ def candidates(self:ObliqueSolver, X, label, weight, max_nonzeros=None):
 def __call__(self:ObliqueSolver, X, label, weight, current:Split=None):
     "A strictly better `Split` for the node, or None (the node keeps its parameters)."
     X, label, weight = _check_problem(X, label, weight)
-    lam, eps = self.lam, 1e-10 * max(weight.sum(), 1.0)
+    lam, eps = self.lam, 1e-10 * weight.sum()
     cur, budget = np.inf, None
     if current is not None and current.weights is not None:
         cw = np.asarray(current.weights, dtype=np.float64)

@@ -79,6 +79,7 @@ def _weights_frame(fig, t, image_shape, title=None, shared_scale=False):
     g.wmap = plt.get_cmap('bwr').with_extremes(bad='white')    # masked (exactly zero) weights: pure white
     return g
 
+# %% ../../nbs/11_viz_oblique.ipynb #3cb63cf3
 def _caption_sizes(t, g, caps):
     "Font size of each caption: one for all leaves, one per row of decision nodes, the largest that fits."
     leaves, inner = np.flatnonzero(t.is_leaf), np.flatnonzero(~t.is_leaf)
