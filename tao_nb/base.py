@@ -104,6 +104,13 @@ def validate_classification_data(estimator, X, y, dtype=np.float64):
     return X, classes, y_enc
 
 # %% ../nbs/01_base.ipynb #95eddf08
+def _check_class_weight(class_weight, classes):
+    "A clear error for a `class_weight` dict with a label not in y or a weight that is not a finite number >= 0."
+    unknown = [k for k in class_weight if k not in set(classes.tolist())]
+    if unknown: raise ValueError(f"class_weight has labels that are not in y: {unknown}; y has {list(classes)}")
+    bad = {k: v for k, v in class_weight.items() if not Interval(numbers.Real, 0).accepts(v)}
+    if bad: raise ValueError(f"class_weight must map labels to finite numbers >= 0; got {bad}")
+
 def fit_weights(X, y,               # validated inputs; targets (encoded labels for classifiers)
                 sample_weight=None, # per-row weights (None: all 1)
                 class_weight=None,  # classifiers: None, a dict label -> weight, or 'balanced'
@@ -111,6 +118,7 @@ def fit_weights(X, y,               # validated inputs; targets (encoded labels 
     """(X, y, classes, weights) of a weighted fit: rows of weight 0 dropped, labels re-encoded if a class
     went; weights None when all are 1."""
     if sample_weight is None and class_weight is None: return X, y, classes, None
+    if isinstance(class_weight, dict): _check_class_weight(class_weight, classes)
     sw = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True, copy=True)
     if class_weight is not None: sw = sw * compute_sample_weight(class_weight, classes[y])
     if (sw == 1).all(): return X, y, classes, None

@@ -21,7 +21,7 @@ from .tree import Tree, unstandardize_tree
 from .base import (INITS, Interval, Options, check_params, validate_classification_data, initial_tree,
                          numpydoc_sections, feature_importances, fit_weights, TreePredictorMixin,
                          TreeClassifierMixin)
-from .reduced import ZERO_ONE, SQUARED
+from .reduced import ZERO_ONE, SQUARED, check_squared_targets
 from .solvers.axis import best_axis_split
 from .solvers.oblique import ObliqueSolver, SURROGATES, check_solver_options
 from .tao import TAOSettings, tao
@@ -32,7 +32,8 @@ from .path import PathSettings, PathData, run_path, check_Cs
 # %% ../nbs/14_estimators.ipynb #2c99bd7c
 def _oblique_solver(est):
     "The sparse oblique node solver an estimator's parameters describe."
-    return ObliqueSolver(C=float(est.C), surrogate=str(est.surrogate), solver=str(est.solver), node_tol=est.node_tol)
+    return ObliqueSolver(C=float(est.C), surrogate=str(est.surrogate), solver=str(est.solver),
+                         node_tol=est.node_tol)
 
 # the node kinds: split_type -> the node solver built from the estimator's parameters
 SPLIT_TYPES = {'axis': lambda est: best_axis_split, 'oblique': _oblique_solver}
@@ -166,7 +167,7 @@ class TAORegressor(RegressorMixin, _BaseTAO):
         # as scikit-learn's regressors: (n, 1) targets predict (n,)
         self._y_1d = y.ndim == 1 or y.shape[1] == 1
         X, Y, _, sw = fit_weights(X, y.reshape(len(y), -1), sample_weight)
-        return self._fit_tree(settings, X, Y, None, sw)
+        return self._fit_tree(settings, X, check_squared_targets(Y), None, sw)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -85,3 +85,22 @@ def test_absurd_depth_is_refused_clearly():
 def test_misspelt_init_lists_oblique():
     with pytest.raises(ValueError, match="'oblique'"):
         tao_path(X_DIG, Y_DIG, Cs=[1.0], init='carts', max_depth=2)
+
+
+# 1: class_weight with a negative weight or a label that y does not have
+def test_class_weight_is_checked():
+    y = np.arange(60) % 3
+    X = np.random.default_rng(0).normal(size=(60, 4))
+    with pytest.raises(ValueError, match='finite numbers >= 0'):
+        TAOClassifier(max_depth=3, class_weight={0: -1.0, 1: 1.0, 2: 1.0}).fit(X, y)
+    with pytest.raises(ValueError, match=r'labels that are not in y: \[99\]'):
+        TAOClassifier(max_depth=3, class_weight={0: 1.0, 1: 1.0, 2: 1.0, 99: 5.0}).fit(X, y)
+
+
+# 10: targets whose squares overflow
+@pytest.mark.parametrize('split_type', ['axis', 'oblique'])
+def test_huge_targets_get_one_clear_error(split_type):
+    X = np.random.default_rng(0).normal(size=(60, 4))
+    with pytest.raises(ValueError, match='too large for the squared error'):
+        TAORegressor(max_depth=3, split_type=split_type).fit(X, X[:, 0] * 1e160)
+    TAORegressor(max_depth=3, split_type=split_type).fit(X, X[:, 0] * 1e100)      # large but fine
