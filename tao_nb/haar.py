@@ -62,14 +62,18 @@ def _check_image_input(shape, hw, estimator):
     H, W = hw
     if tuple(shape[1:]) in ((H * W,), (H, W)): return
     d = math.prod(shape[1:])
-    n = f"X has {d} features, but {type(estimator).__name__} is expecting {H * W} features as input: " if len(shape) in (2, 3) and d != H * W else ""
-    raise ValueError(f"{n}expected images of shape {(H, W)}, got an array of shape {tuple(shape)}. Reshape your data to (n, {H * W}) or (n, {H}, {W}).")
+    n = ""
+    if len(shape) in (2, 3) and d != H * W:
+        n = f"X has {d} features, but {type(estimator).__name__} is expecting {H * W} features as input: "
+    raise ValueError(f"{n}expected images of shape {(H, W)}, got an array of shape {tuple(shape)}. "
+                     f"Reshape your data to (n, {H * W}) or (n, {H}, {W}).")
 
 # %% ../nbs/16_haar.ipynb #deskew
 def deskew(images): # (N, H, W) images, non-negative pixels
-    "Each image sheared along its rows so that its pixel mass has no row-column covariance (LeCun et al., 1998)."
+    "Each image sheared along its rows so its pixel mass has no row-column covariance (LeCun et al., 1998)."
     images = np.asarray(images, dtype=np.float64)
-    check_non_negative(images.reshape(len(images), -1), 'deskew (pixel intensities are the mass whose slant it removes)')
+    why = 'deskew (pixel intensities are the mass whose slant it removes)'
+    check_non_negative(images.reshape(len(images), -1), why)
     N, H, W = images.shape
     r, c = np.arange(H, dtype=np.float64), np.arange(W, dtype=np.float64)
     rows, cols = images.sum(2), images.sum(1)                 # (N, H) and (N, W) marginal masses
@@ -81,7 +85,9 @@ def deskew(images): # (N, H, W) images, non-negative pixels
     left = np.floor(src)
     frac = src - left
     left = left.astype(np.int64)
-    def read(k): return np.where((k >= 0) & (k < W), np.take_along_axis(images, np.clip(k, 0, W - 1), axis=2), 0.0)
+    def read(k):
+        inside = (k >= 0) & (k < W)
+        return np.where(inside, np.take_along_axis(images, np.clip(k, 0, W - 1), axis=2), 0.0)
     return (1 - frac) * read(left) + frac * read(left + 1)
 
 # %% ../nbs/16_haar.ipynb #9d58d16e
@@ -90,13 +96,14 @@ def _is_int(v, lo):
     return isinstance(v, (int, np.integer)) and not isinstance(v, bool) and v >= lo
 
 # %% ../nbs/16_haar.ipynb #344765c6
-@numpydoc_sections({'image_shape_': '(H, W) of the images', 'n_features_in_': 'pixels per image', 'n_features_out_': 'number of Haar features'})
+@numpydoc_sections({'image_shape_': '(H, W) of the images', 'n_features_in_': 'pixels per image',
+                    'n_features_out_': 'number of Haar features'})
 class HaarFeatures(TransformerMixin, BaseEstimator):
     "Haar-like features of flattened images, each computed in O(1) from the integral image."
     parameter_constraints = {'image_shape': [None, tuple, list], 'families': [tuple, list, np.ndarray],
-                             'cell_sizes': [None, tuple, list, np.ndarray], 'stride': [Interval(numbers.Integral, 1)],
-                             'dtype': [str, type, np.dtype], 'chunk_size': [Interval(numbers.Integral, 1)],
-                             'deskew': [bool]}
+                             'cell_sizes': [None, tuple, list, np.ndarray], 'dtype': [str, type, np.dtype],
+                             'stride': [Interval(numbers.Integral, 1)],
+                             'chunk_size': [Interval(numbers.Integral, 1)], 'deskew': [bool]}
 
     def __init__(self,
                  image_shape=None,     # (H, W) of every image; None: taken at fit (see `infer_image_shape`)
@@ -111,13 +118,13 @@ class HaarFeatures(TransformerMixin, BaseEstimator):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.transformer_tags.preserves_dtype = [np.dtype(self.dtype).name] # output is `dtype` whatever the input
-        tags.input_tags.positive_only = bool(self.deskew)                   # pixel intensities: the mass `deskew` moves
+        tags.transformer_tags.preserves_dtype = [np.dtype(self.dtype).name]  # `dtype`, whatever the input
+        tags.input_tags.positive_only = bool(self.deskew)   # pixel intensities: the mass `deskew` moves
         return tags
 
     def transform(self, X):
         "(N, n_features_out_) Haar features."
-        return self._transform(X)   # (below) defined in the class body, so that scikit-learn's `set_output` wraps it
+        return self._transform(X)   # (below) named in the class body: scikit-learn's `set_output` wraps it
 
 # %% ../nbs/16_haar.ipynb #bddfe882
 @patch
@@ -150,14 +157,15 @@ def _upright(self:HaarFeatures, imgs):
 def _check_members(self:HaarFeatures):
     "What `parameter_constraints` cannot state: every family known, every cell size an int >= 1."
     unknown = set(self.families) - set(HAAR_FAMILIES)
-    if unknown: raise ValueError(f"unknown Haar families {sorted(unknown)}; choose from {list(HAAR_FAMILIES)}")
+    if unknown:
+        raise ValueError(f"unknown Haar families {sorted(unknown)}; choose from {list(HAAR_FAMILIES)}")
     sizes = self.cell_sizes
-    if sizes is not None and (np.ndim(sizes) != 1 or len(sizes) == 0 or not all(_is_int(s, 1) for s in sizes)):
+    if sizes is not None and not (np.ndim(sizes) == 1 and len(sizes) and all(_is_int(s, 1) for s in sizes)):
         raise ValueError(f"cell_sizes must be None or a non-empty list of ints >= 1, got {sizes!r}")
 
 # %% ../nbs/16_haar.ipynb #78158342
 def _place_filters(families, sizes, H, W, stride):
-    "(rows (family, row, col, cell_h, cell_w), flat corner indices, coefficients): one block per family and cell size."
+    "(rows (family, row, col, cell_h, cell_w), flat corner indices, coefficients): a block per family, size."
     rows, idx, coef = [], [], []
     for fam_id, fam in enumerate(families):
         signs = HAAR_FAMILIES[fam]
@@ -168,9 +176,11 @@ def _place_filters(families, sizes, H, W, stride):
             for cw in sizes:
                 h, w = signs.shape[0] * ch, signs.shape[1] * cw
                 if h > H or w > W: continue
-                r, c = np.meshgrid(np.arange(0, H - h + 1, stride), np.arange(0, W - w + 1, stride), indexing='ij')
+                grid = np.arange(0, H - h + 1, stride), np.arange(0, W - w + 1, stride)
+                r, c = np.meshgrid(*grid, indexing='ij')
                 r, c = r.ravel(), c.ravel()
-                rows.append(np.stack([np.full_like(r, fam_id), r, c, np.full_like(r, ch), np.full_like(r, cw)], 1))
+                family, heights, widths = np.full_like(r, fam_id), np.full_like(r, ch), np.full_like(r, cw)
+                rows.append(np.stack([family, r, c, heights, widths], 1))
                 idx.append((r[:, None] + ci * ch) * (W + 1) + c[:, None] + cj * cw)
                 coef.append(np.broadcast_to(cv, idx[-1].shape))
     return rows, idx, coef
@@ -178,18 +188,22 @@ def _place_filters(families, sizes, H, W, stride):
 # %% ../nbs/16_haar.ipynb #503c4a97
 @patch
 def fit(self:HaarFeatures, X, y=None):
-    "Enumerate the features for the images' shape (X is only checked, and gives the shape if `image_shape` is None)."
+    "Enumerate the features of the images' shape (X is checked; it gives the shape if `image_shape` is None)."
     check_params(self)
     self._check_members()
     self._images(X, reset=True)
     H, W = self.image_shape_
-    sizes = range(1, max(H, W) + 1) if self.cell_sizes is None else sorted(set(int(s) for s in self.cell_sizes))
+    if self.cell_sizes is None: sizes = range(1, max(H, W) + 1)
+    else: sizes = sorted(set(int(s) for s in self.cell_sizes))
     rows, idx, coef = _place_filters(self.families, sizes, H, W, self.stride)
-    if not rows: raise ValueError(f"no Haar feature fits images of shape {(H, W)} ({H * W} feature(s)) with families "
-                                  f"{list(self.families)} and cell_sizes {self.cell_sizes}")
+    if not rows:
+        raise ValueError(f"no Haar feature fits images of shape {(H, W)} ({H * W} feature(s)) with families "
+                         f"{list(self.families)} and cell_sizes {self.cell_sizes}")
     self.features_ = np.concatenate(rows)
     T = 9
-    pad = lambda blocks, fill: np.concatenate([np.pad(b, ((0, 0), (0, T - b.shape[1])), constant_values=fill) for b in blocks])
+    def pad(blocks, fill):
+        return np.concatenate([np.pad(b, ((0, 0), (0, T - b.shape[1])), constant_values=fill)
+                               for b in blocks])
     self.corner_index_ = pad(idx, 0).astype(np.int64)     # (F, 9) flat integral-image indices
     self.corner_coef_ = pad(coef, 0).astype(np.float64)   # (F, 9) coefficients (0 = padding)
     self.lookups_ = np.count_nonzero(self.corner_coef_, axis=1)
@@ -205,12 +219,13 @@ def fit(self:HaarFeatures, X, y=None):
 def _transform(self:HaarFeatures, X):
     "(N, n_features_out_) Haar features: integral images times `matrix_`, `chunk_size` images at a time."
     check_is_fitted(self)
-    check_params(self, {'chunk_size': HaarFeatures.parameter_constraints['chunk_size']})   # may be set after fit
+    check_params(self, {'chunk_size': HaarFeatures.parameter_constraints['chunk_size']})   # set after fit?
     imgs = self._images(X, reset=False)
     out = np.empty((len(imgs), self.n_features_out_), dtype=self.dtype)
     for s in range(0, len(imgs), self.chunk_size):
         ii = integral_images(self._upright(imgs[s:s + self.chunk_size])).reshape(-1, self.matrix_.shape[0])
-        with np.errstate(over='ignore'): out[s:s + self.chunk_size] = (self.matrix_.T @ ii.T).T  # checked next
+        with np.errstate(over='ignore'):                         # an overflow is checked next
+            out[s:s + self.chunk_size] = (self.matrix_.T @ ii.T).T
         if not np.isfinite(out[s:s + self.chunk_size]).all():
             raise ValueError(f"Haar features overflow {np.dtype(self.dtype).name} (pixel sums too large); "
                              "use dtype='float64' or scale the images")
@@ -225,7 +240,7 @@ def output_nbytes(self:HaarFeatures, n_images):
 
 @patch
 def integral_cost(self:HaarFeatures):
-    "Operations per image before any feature, one per pixel per pass: H*W for the integral image, 4*H*W more to deskew it."
+    "Operations per image before any feature, one per pixel per pass: HW (integral image), 4HW to deskew."
     check_is_fitted(self)
     return math.prod(self.image_shape_) * (5 if self.deskew else 1)
 
@@ -241,7 +256,8 @@ def integral(self:HaarFeatures, X):
 def get_feature_names_out(self:HaarFeatures, input_features=None):
     "Names like 'edge_h@r2c3:2x1' (family @ row, col : cell height x cell width)."
     check_is_fitted(self)
-    return np.array([f"{self.families[f]}@r{r}c{c}:{h}x{w}" for f, r, c, h, w in self.features_], dtype=object)
+    names = [f"{self.families[f]}@r{r}c{c}:{h}x{w}" for f, r, c, h, w in self.features_]
+    return np.array(names, dtype=object)
 
 # %% ../nbs/16_haar.ipynb #19f9bf50
 def haar_tree_apply(tree,            # `tao_nb.tree.Tree` over the columns of `haar.transform`
@@ -257,29 +273,34 @@ def haar_tree_apply(tree,            # `tao_nb.tree.Tree` over the columns of `h
     return tree.descend(ii, 0, scores=haar_scores), lookups
 
 # %% ../nbs/16_haar.ipynb #deaac96e
-@numpydoc_sections({'haar_': 'the fitted `HaarFeatures`', 'sdt_': 'the fitted `SDTClassifier` over the Haar features', 'tree_': 'its tree (over Haar feature columns)', 'classes_': 'the class labels', 'n_features_in_': 'pixels per image'})
+@numpydoc_sections({'haar_': 'the fitted `HaarFeatures`',
+                    'sdt_': 'the fitted `SDTClassifier` over the Haar features',
+                    'tree_': 'its tree (over Haar feature columns)', 'classes_': 'the class labels',
+                    'n_features_in_': 'pixels per image'})
 class HaarTreeClassifier(TreeClassifierMixin, BaseEstimator):
     "SDT tree over Haar features; prediction computes only the features on each root-leaf path."
     parameter_constraints = {'haar': [None, HaarFeatures], 'tree': [None, SDTClassifier]}
 
     def __init__(self,
                  haar=None,  # a `HaarFeatures` (default: HaarFeatures())
-                 tree=None): # an `SDTClassifier` (default: SDTClassifier(criterion='entropy'), the paper's eq. 2)
+                 tree=None): # an `SDTClassifier` (default: SDTClassifier(criterion='entropy'), as eq. 2)
         self.haar, self.tree = haar, tree
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.input_tags.positive_only = bool(getattr(self.haar, 'deskew', False))   # its `HaarFeatures` refuses negative pixels
+        # its `HaarFeatures` refuses negative pixels
+        tags.input_tags.positive_only = bool(getattr(self.haar, 'deskew', False))
         return tags
 
     def fit(self, X, y, sample_weight=None):
-        "Check (X, y), transform the images to Haar features and grow the tree on them (weighted by `sample_weight`)."
+        "Transform the checked images to Haar features, grow the tree on them (weighted by `sample_weight`)."
         check_params(self)
         X, hw = flatten_images(X)
         X, classes, y_enc = validate_classification_data(self, X, y)
         self.haar_ = clone(self.haar if self.haar is not None else HaarFeatures())
         self.sdt_ = clone(self.tree if self.tree is not None else SDTClassifier(criterion='entropy'))
-        self.sdt_.fit(self.haar_.fit_transform(X if hw is None else X.reshape(len(X), *hw)), classes[y_enc], sample_weight=sample_weight)
+        F = self.haar_.fit_transform(X if hw is None else X.reshape(len(X), *hw))
+        self.sdt_.fit(F, classes[y_enc], sample_weight=sample_weight)
         self.tree_, self.classes_ = self.sdt_.tree_, self.sdt_.classes_
         return self
 

@@ -24,7 +24,7 @@ from .base import (validate_classification_data, TreeClassifierMixin, numpydoc_s
 
 # %% ../nbs/18_nongreedy.ipynb #6e8576b5
 def leaf_paths(leaves, depth):
-    "Ancestors (..., d) and directions (+1 right, -1 left) on the paths to `leaves` (0..2^d-1) of the complete tree."
+    "Ancestors (..., d) and directions (+1 right, -1 left) on the complete tree's paths to `leaves`."
     node = np.asarray(leaves, dtype=np.int64) + 2 ** depth - 1
     anc = np.zeros(node.shape + (depth,), dtype=np.int64)
     dirs = np.zeros(node.shape + (depth,), dtype=np.int8)
@@ -35,7 +35,7 @@ def leaf_paths(leaves, depth):
     return anc, dirs
 
 def complete_paths(depth):
-    "Ancestors (m+1, d) and directions (+1 right, -1 left) of each leaf of the complete tree of depth `depth`."
+    "Ancestors (m+1, d) and directions (+1 right, -1 left) of each leaf of the complete depth-`depth` tree."
     return leaf_paths(np.arange(2 ** depth), depth)
 
 # %% ../nbs/18_nongreedy.ipynb #8d7e1fba
@@ -97,6 +97,7 @@ def sign_vectors(S, leaves, anc, dirs):
     g[np.arange(len(S))[:, None], anc[leaves]] = dirs[leaves]
     return g
 
+# %% ../nbs/18_nongreedy.ipynb #ng-sgd-settings
 class SGDSettings(NamedTuple):
     "The settings of an SGD step on the bound, named as `NonGreedyTreeClassifier`'s parameters."
     learning_rate: float      # step size eta
@@ -104,13 +105,14 @@ class SGDSettings(NamedTuple):
     momentum: float = 0.0     # heavy-ball momentum (of a step given a `velocity`)
     inference: str = 'fast'   # loss-augmented inference: 'fast' (Hamming radius 1) or 'exact'
 
+# %% ../nbs/18_nongreedy.ipynb #ng-surrogate-step
 def surrogate_step(W, Theta,      # (m, p) rows [w_i, -b_i] and (m+1, K) leaf logits, updated in place
                    Xa, y,         # the minibatch: inputs with a column of ones, labels
                    sgd:SGDSettings,
                    paths,         # (ancestors, directions) of every leaf: `complete_paths(depth)`
                    assigned=None, # stable SGD: each point's assigned leaf
                    velocity=None):# heavy ball: [velocity of W, velocity of Theta], updated in place
-    "Dense reference: a minibatch step of (stable) SGD on the bound, O(2^d p), in place; returns the batch bound."
+    "Dense reference: a minibatch step of (stable) SGD on the bound, O(2^d p), in place; the batch bound."
     n, (anc, dirs), lr, mu = len(Xa), paths, sgd.learning_rate, sgd.momentum
     S = Xa @ W.T
     L = leaf_log_losses(Theta, y)
@@ -125,8 +127,7 @@ def surrogate_step(W, Theta,      # (m, p) rows [w_i, -b_i] and (m+1, K) leaf lo
     P[np.arange(n), y] -= 1
     grad_T = np.zeros_like(Theta)
     np.add.at(grad_T, j_hat, P / n)
-    steps = ((W, grad_W), (Theta, grad_T))
-    for k, (A, grad) in enumerate(steps):
+    for k, (A, grad) in enumerate(((W, grad_W), (Theta, grad_T))):
         if velocity is None:
             A -= lr * grad
             continue
@@ -139,14 +140,14 @@ def surrogate_step(W, Theta,      # (m, p) rows [w_i, -b_i] and (m+1, K) leaf lo
 
 # %% ../nbs/18_nongreedy.ipynb #db01bed8
 class LazyRows:
-    "Rows of W (or Theta) under heavy-ball SGD, projected onto ||row||^2 <= nu if given; a step costs O(rows it touches)."
+    "Rows of W or Theta under heavy-ball SGD, projected on ||row||^2 <= nu if given; a step: O(rows touched)."
     def __init__(self, n_rows, dim, momentum, nu=None, rows=(), values=None, tol=1e-16):
-        self.slot = np.zeros(n_rows, dtype=np.int64)    # row -> slot; slot 0 is a shared zero row, never written
+        self.slot = np.zeros(n_rows, dtype=np.int64)   # row -> slot; slot 0: a shared zero row, never written
         self.mu, self.radius, self.tol, self.n_used = momentum, None if nu is None else np.sqrt(nu), tol, 1
         self.B, self.V = np.zeros((1, dim)), np.zeros((1, dim))   # row = a*B + b*V, velocity = c*V
-        self.abc, self.gram = np.array([[1.0, 0, 0]]), np.zeros((1, 3))   # (a, b, c) and (B.B, B.V, V.V) per slot
+        self.abc, self.gram = np.array([[1.0, 0, 0]]), np.zeros((1, 3))  # (a, b, c), (B.B, B.V, V.V) a slot
         self.live = np.zeros(0, dtype=np.int64)          # slots whose velocity is not yet negligible
-        self.hi, self.lo = -np.inf, np.full(dim, np.inf)   # extremes of the rows' values when they came to rest
+        self.hi, self.lo = -np.inf, np.full(dim, np.inf)   # extremes of the rows' values at rest
         rows = np.asarray(rows, dtype=np.int64)
         if len(rows):
             self._alloc(rows)
@@ -181,7 +182,7 @@ def _alloc(self:LazyRows, rows):
 # %% ../nbs/18_nongreedy.ipynb #eac46d6b
 @patch
 def _rebase(self:LazyRows, s):
-    "Bring slots `s` to rest: write their current rows with a=1, b=0 and velocity 0; refresh their Gram numbers and hi/lo."
+    "Bring slots `s` to rest: current rows written with a=1, b=0, velocity 0; Gram numbers, hi/lo refreshed."
     self.B[s] = self.current(s)
     self.V[s] = 0
     self.abc[s] = (1, 0, 0)
@@ -192,7 +193,7 @@ def _rebase(self:LazyRows, s):
 
 # %% ../nbs/18_nongreedy.ipynb #505270c2
 def _lr_advance(self, L):
-    "One step of the untouched live slots `L`, in O(1) each: c <- mu c, b <- b + c, then the projection; drops spent ones."
+    "A step of the untouched live slots `L`, O(1) each: c <- mu c, b <- b + c, projection; drops spent ones."
     abc, g = self.abc[L], self.gram[L]
     abc[:, 2] *= self.mu
     abc[:, 1] += abc[:, 2]
@@ -203,10 +204,12 @@ def _lr_advance(self, L):
         abc[:, :2] *= f[:, None]
         norm = norm * f
     self.abc[L] = abc
-    spent = abc[:, 2] * np.sqrt(g[:, 2]) * self.mu / (1 - self.mu) <= self.tol * norm   # all later moves < tol*|row|
+    # spent: all later moves < tol*|row|
+    spent = abc[:, 2] * np.sqrt(g[:, 2]) * self.mu / (1 - self.mu) <= self.tol * norm
     self._rebase(L[spent])
     return L[~spent]
 
+# %% ../nbs/18_nongreedy.ipynb #ng-lr-step
 def _lr_step(self, rows, G, lr):
     "One heavy-ball step: `rows` (distinct) get gradient `G`; every other row moves by its decayed velocity."
     rows = np.asarray(rows, dtype=np.int64)
@@ -269,19 +272,22 @@ def _lr_dense(self):
     "The current rows as a dense array (tests, small trees)."
     return self.current(self.slot)
 
-LazyRows.scores, LazyRows.gather, LazyRows.to_csr, LazyRows.dense = _lr_scores, _lr_gather, _lr_to_csr, _lr_dense
+LazyRows.scores, LazyRows.gather = _lr_scores, _lr_gather
+LazyRows.to_csr, LazyRows.dense = _lr_to_csr, _lr_dense
 
 # %% ../nbs/18_nongreedy.ipynb #c5e7a2b2
 def _lr_value_bounds(self):
-    "(hi, lo): hi >= every value of a stored row, lo[k] <= its k-th value: exact on the live rows, the rows at rest by their extremes."
+    "(hi, lo): hi >= every stored value, lo[k] <= every k-th one; exact on live rows, by extremes at rest."
     cur = self.current(self.live)
-    return (max(self.hi, cur.max()), np.minimum(self.lo, cur.min(0))) if len(cur) else (self.hi, self.lo.copy())
+    if not len(cur): return self.hi, self.lo.copy()
+    return max(self.hi, cur.max()), np.minimum(self.lo, cur.min(0))
 
 def _lr_frozen(self):
     "A read-only copy of the current rows with b = 0: a score then reads one stored row, not B's and V's."
     out = LazyRows(len(self.slot), self.B.shape[1], 0.0, None)
     out.slot, out.n_used, out.B = self.slot.copy(), self.n_used, self.current(np.arange(self.n_used))
-    out.V, out.abc, out.gram = np.zeros_like(out.B), np.tile([1.0, 0, 0], (self.n_used, 1)), np.zeros((self.n_used, 3))
+    out.V, out.gram = np.zeros_like(out.B), np.zeros((self.n_used, 3))
+    out.abc = np.tile([1.0, 0, 0], (self.n_used, 1))
     out.hi, out.lo = self.value_bounds()
     return out
 
@@ -289,9 +295,9 @@ LazyRows.frozen, LazyRows.value_bounds = _lr_frozen, _lr_value_bounds
 
 # %% ../nbs/18_nongreedy.ipynb #46852a10
 def radius1_paths(Wst, Xa, depth):
-    "The reached path (column 0) and the d paths that flip one of its bits (column k+1 flips level k), level by level."
+    "The reached path (column 0) and the d paths flipping one of its bits (column k+1: level k), by level."
     n = len(Xa)
-    nodes = np.zeros((n, depth + 1, depth + 1), dtype=np.int64)   # node of each column at each level (last: leaf)
+    nodes = np.zeros((n, depth + 1, depth + 1), dtype=np.int64)   # each column's node per level (last: leaf)
     s = np.zeros((n, depth + 1, depth))
     for l in range(depth):                               # columns 0..l are under way at level l
         cur = nodes[:, :l + 1, l]
@@ -333,8 +339,8 @@ def _leaf_loss(slot, B, V, abc, leaf, y):
 # %% ../nbs/18_nongreedy.ipynb #b7d1e4c3
 @njit(cache=True, fastmath=True)
 def _radius1_best(slot, B, V, abc, Ts, Xa, y, depth, U):
-    "Per point: the best radius-1 candidate (leaf, path nodes, dirs, scores, L_j - 2 pen_j), the reached leaf; and the products computed."
-    n, m, pairs = Xa.shape[0], 2 ** depth - 1, 0
+    "Per point: best radius-1 candidate (leaf, nodes, dirs, scores, L_j - 2 pen_j), reached leaf; products."
+    n, m, pairs = Xa.shape[0], 2 ** depth - 1, Xa.shape[0] * depth   # the reached paths' products, and:
     nodes, dirs, s = np.zeros((n, depth), np.int64), np.zeros((n, depth), np.int64), np.zeros((n, depth))
     leaf, bound, reached = np.zeros(n, np.int64), np.zeros(n), np.zeros(n, np.int64)
     pn, pd, ps = np.zeros(depth, np.int64), np.zeros(depth, np.int64), np.zeros(depth)   # the reached path
@@ -345,13 +351,12 @@ def _radius1_best(slot, B, V, abc, Ts, Xa, y, depth, U):
             v = _row_score(slot, B, V, abc, node, Xa, i)
             right = 1 if v > 0 else 0
             pn[l], pd[l], ps[l], node = node, 2 * right - 1, v, 2 * node + 1 + right
-        pairs += depth
         reached[i] = leaf[i] = node - m
         nodes[i], dirs[i], s[i] = pn, pd, ps
         bound[i] = _leaf_loss(Ts[0], Ts[1], Ts[2], Ts[3], node - m, y[i])
         for k in range(depth):                          # the candidate flipping level k pays |s_k|
-            pen = abs(ps[k])
-            if U[y[i]] - 2 * pen < bound[i] - 1e-9 * (1 + abs(bound[i])): continue   # cannot beat the best so far
+            pen = abs(ps[k])                            # (skipped if it cannot beat the best so far)
+            if U[y[i]] - 2 * pen < bound[i] - 1e-9 * (1 + abs(bound[i])): continue
             cn[:], cd[:], cs[:] = pn, pd, ps
             cd[k] = -pd[k]
             node = 2 * pn[k] + 1 + (1 if cd[k] > 0 else 0)
@@ -366,12 +371,12 @@ def _radius1_best(slot, B, V, abc, Ts, Xa, y, depth, U):
 
 # %% ../nbs/18_nongreedy.ipynb #86a1edaa
 def _infer(Wst, Tst, Xa, y, depth, fast):
-    "(leaf j, its path nodes, directions and scores (n, d), bound term L_j - 2 pen_j, leaf reached by sgn) for each point."
+    "Per point: (leaf j, its path nodes, directions and scores (n, d), L_j - 2 pen_j, leaf reached by sgn)."
     if fast:
         hi, lo = Tst.value_bounds()
         U, Ts = np.log(Tst.B.shape[1]) + hi - lo, (Tst.slot, Tst.B, Tst.V, Tst.abc)
-        *out, pairs = _radius1_best(Wst.slot, Wst.B, Wst.V, Wst.abc, Ts, np.ascontiguousarray(Xa, dtype=np.float64),
-                                    np.asarray(y, dtype=np.int64), depth, U)
+        Xc, yc = np.ascontiguousarray(Xa, dtype=np.float64), np.asarray(y, dtype=np.int64)
+        *out, pairs = _radius1_best(Wst.slot, Wst.B, Wst.V, Wst.abc, Ts, Xc, yc, depth, U)
         return tuple(out)
     S = full_scores(Wst, Xa)
     j, bound = loss_augmented(S, leaf_log_losses(Tst.dense(), y))
@@ -380,9 +385,11 @@ def _infer(Wst, Tst, Xa, y, depth, fast):
 
 # %% ../nbs/18_nongreedy.ipynb #86cafc18
 def _w_gradient(Xa, nodes, dirs, s, a_nodes=None, a_dirs=None, a_s=None):
-    "Distinct rows and their gradient of the mean of (g_hat - h_hat)^T W x: nonzero only where g_hat != h_hat."
+    "Distinct rows and their gradient of mean (g_hat - h_hat)^T W x (nonzero only where g_hat != h_hat)."
     sg = np.where(s > 0, 1, -1)
-    if a_nodes is None: ex, coef, rows = [np.nonzero(dirs != sg)[0]], [(dirs - sg)[dirs != sg]], [nodes[dirs != sg]]
+    if a_nodes is None:
+        off = dirs != sg
+        ex, coef, rows = [np.nonzero(off)[0]], [(dirs - sg)[off]], [nodes[off]]
     else:
         same = nodes == a_nodes                          # the two paths share their first levels
         cj = np.where(same, dirs - a_dirs, dirs - sg)
@@ -404,7 +411,7 @@ def _assigned_penalty(Wst, Xa, assigned, depth):
     return nodes, dirs, s, path_penalty(dirs, s)
 
 def sparse_step(Wst, Tst, Xa, y, depth, lr, fast=True, assigned=None):
-    "One minibatch step of (stable) SGD on the bound, touching only the rows on the points' paths; returns the batch bound."
+    "A minibatch step of (stable) SGD on the bound, touching only rows on the points' paths; the batch bound."
     n = len(Xa)
     j, nodes, dirs, s, bound, _ = _infer(Wst, Tst, Xa, y, depth, fast)
     a = (None,) * 3
@@ -423,14 +430,14 @@ def sparse_step(Wst, Tst, Xa, y, depth, lr, fast=True, assigned=None):
 
 # %% ../nbs/18_nongreedy.ipynb #5711a95d
 def complete_from_tree(tree, depth, eps=1e-2):
-    "(W (m, D+1), sparse: the rows of `tree`'s splits; Theta (m+1, K)) of the complete depth-`depth` tree equal to `tree`."
+    "(W (m, D+1), sparse: `tree`'s splits; Theta (m+1, K)): the complete depth-`depth` tree equal to `tree`."
     if tree.max_depth > depth: raise ValueError(f"the tree has depth {tree.max_depth} > {depth}")
     m, D = 2 ** depth - 1, tree.n_features
     rows, cols, vals, leaf_of = [], [], [], np.zeros(m + 1, dtype=np.int64)
     stack = [(0, 0)]                                   # (node of `tree`, position in the complete tree)
     while stack:
         i, pos = stack.pop()
-        if tree.is_leaf[i]:                            # its whole subtree of the complete tree copies its value:
+        if tree.is_leaf[i]:   # its whole subtree of the complete tree copies its value:
             k = int(np.log2(pos + 1))
             first = (pos + 1) * 2 ** (depth - k) - 1 - m  # zero rows send all left
             leaf_of[first:first + 2 ** (depth - k)] = i
@@ -449,7 +456,7 @@ def complete_from_tree(tree, depth, eps=1e-2):
 
 # %% ../nbs/18_nongreedy.ipynb #5e2af8fd
 def to_tree(W, Theta):
-    "The oblique `Tree` of rows W = [w, -b] (m, D+1) and leaf logits Theta; a node with w = 0 goes one way and is skipped."
+    "The oblique `Tree` of rows W = [w, -b] (m, D+1) and leaf logits Theta (a node with w = 0 is skipped)."
     W = sp.csr_matrix(W, copy=True)
     W.eliminate_zeros()
     m = W.shape[0]
@@ -476,14 +483,19 @@ def to_tree(W, Theta):
     return Tree(left, right, np.where(inner, -bias[np.minimum(pos, m - 1)], 0.0), value, W=Wt)
 
 # %% ../nbs/18_nongreedy.ipynb #c0498e6c
-@numpydoc_sections({'tree_': 'the oblique tree on raw inputs', 'history_': '(bound, training error, active leaves) per epoch', 'n_iter_': 'number of epochs run (`max_iter`)', 'x_mean_, x_scale_': 'the standardization the tree was trained in', 'classes_': 'the class labels', 'n_features_in_': "scikit-learn's record of the inputs"})
+@numpydoc_sections({'tree_': 'the oblique tree on raw inputs', 'classes_': 'the class labels',
+                    'history_': '(bound, training error, active leaves) per epoch', 'n_iter_': 'epochs run',
+                    'x_mean_, x_scale_': 'the standardization the tree was trained in',
+                    'n_features_in_': "scikit-learn's record of the inputs"})
 class NonGreedyTreeClassifier(TreeClassifierMixin, BaseEstimator):
     "Oblique tree trained non-greedily by SGD on the convex-concave upper bound (Norouzi et al., 2015)."
     parameter_constraints = {
         'max_depth': [Interval(numbers.Integral, 1)], 'nu': [Interval(numbers.Real, 0, closed='neither')],
-        'learning_rate': [Interval(numbers.Real, 0, closed='neither')], 'max_iter': [Interval(numbers.Integral, 0)],
-        'batch_size': [Interval(numbers.Integral, 1)], 'momentum': [Interval(numbers.Real, 0, 1, 'left')],
-        'inference': [Options(('fast', 'exact'))], 'stable': [bool], 'reassign_every': [Interval(numbers.Integral, 1)],
+        'learning_rate': [Interval(numbers.Real, 0, closed='neither')],
+        'max_iter': [Interval(numbers.Integral, 0)], 'batch_size': [Interval(numbers.Integral, 1)],
+        'momentum': [Interval(numbers.Real, 0, 1, 'left')],
+        'inference': [Options(('fast', 'exact'))], 'stable': [bool],
+        'reassign_every': [Interval(numbers.Integral, 1)],
         'init': [Options(('cart',)), Tree, BaseEstimator],
         'random_state': [None, Interval(numbers.Integral, 0), np.random.RandomState]}
 
@@ -495,9 +507,9 @@ class NonGreedyTreeClassifier(TreeClassifierMixin, BaseEstimator):
                  batch_size=64,        # minibatch size
                  momentum=0.9,         # heavy-ball momentum
                  inference='fast',     # loss-augmented inference: 'fast' (Hamming radius 1) or 'exact'
-                 stable=False,         # stable SGD: fixed leaf assignments, refreshed every `reassign_every` epochs
+                 stable=False,         # stable SGD: leaf assignments refreshed every `reassign_every` epochs
                  reassign_every=5,     # epochs between leaf reassignments (stable SGD)
-                 init='cart',          # 'cart' (depth max_depth) or a `Tree` / fitted tree estimator on the same classes
+                 init='cart',          # 'cart' (depth max_depth), or a `Tree` / fitted tree, same classes
                  random_state=None):
         self.max_depth, self.nu, self.learning_rate, self.max_iter = max_depth, nu, learning_rate, max_iter
         self.batch_size, self.momentum, self.inference, self.stable = batch_size, momentum, inference, stable
@@ -506,16 +518,19 @@ class NonGreedyTreeClassifier(TreeClassifierMixin, BaseEstimator):
 # %% ../nbs/18_nongreedy.ipynb #31e19f3a
 @patch
 def _check_size(self:NonGreedyTreeClassifier, n_classes):
-    "Refuse a depth whose complete tree cannot fit in memory, before anything is allocated (`check_complete_tree_size`)."
-    # per node: a slot of W and of Theta, Theta's dense copy and LazyRows' rows, velocities and coefficients (~3K + 10)
-    check_complete_tree_size(self.max_depth, 3 * n_classes + 10, f"NonGreedyTreeClassifier(max_depth={self.max_depth})")
+    "Refuse, before allocating, a depth whose complete tree would not fit (`check_complete_tree_size`)."
+    # per node: a slot of W and of Theta, Theta's dense copy and LazyRows' rows, velocities and coefficients:
+    # about 3K + 10 numbers
+    who = f"NonGreedyTreeClassifier(max_depth={self.max_depth})"
+    check_complete_tree_size(self.max_depth, 3 * n_classes + 10, who)
 
 # %% ../nbs/18_nongreedy.ipynb #b75062e9
 @patch
 def _initial_tree(self:NonGreedyTreeClassifier, Z, y, rng):
     "The starting tree in standardized coordinates: CART's, or `init` after checking it fits this data."
     if isinstance(self.init, str) and self.init == 'cart':
-        return Tree.from_sklearn(DecisionTreeClassifier(max_depth=self.max_depth, random_state=rng.randint(2**31 - 1)).fit(Z, y))
+        cart = DecisionTreeClassifier(max_depth=self.max_depth, random_state=rng.randint(2**31 - 1))
+        return Tree.from_sklearn(cart.fit(Z, y))
     if isinstance(self.init, Tree): t = self.init
     elif hasattr(self.init, 'tree_'):
         t = self.init.tree_ if isinstance(self.init.tree_, Tree) else Tree.from_sklearn(self.init)
@@ -523,20 +538,23 @@ def _initial_tree(self:NonGreedyTreeClassifier, Z, y, rng):
             raise ValueError(f"init was fitted on the classes {self.init.classes_}, y has {self.classes_}")
     else: raise ValueError(f"init must be 'cart', a Tree or a fitted tree estimator; got {self.init!r}")
     if t.n_features != Z.shape[1]: raise ValueError(f"init has {t.n_features} features, X has {Z.shape[1]}")
-    if t.max_depth > self.max_depth: raise ValueError(f"init has depth {t.max_depth} > max_depth={self.max_depth}")
-    if t.n_values != len(self.classes_): raise ValueError(f"init predicts {t.n_values} classes, y has {len(self.classes_)}")
+    if t.max_depth > self.max_depth:
+        raise ValueError(f"init has depth {t.max_depth} > max_depth={self.max_depth}")
+    if t.n_values != len(self.classes_):
+        raise ValueError(f"init predicts {t.n_values} classes, y has {len(self.classes_)}")
     return standardize_tree(t, self.x_mean_, self.x_scale_)
 
 # %% ../nbs/18_nongreedy.ipynb #d3f8b6a4
 @patch
 def _start(self:NonGreedyTreeClassifier, X, y, rng):
-    "(Za = [standardized X, 1] on the columns `cols` that matter, cols, W and Theta as LazyRows) at the start of SGD."
+    "SGD's start: (Za = [standardized X, 1] on the columns that matter, those columns, W, Theta as LazyRows)."
     self.x_mean_, self.x_scale_ = standardizer(X)
     Za = np.c_[(X - self.x_mean_) / self.x_scale_, np.ones(len(X))]
     W, Theta = complete_from_tree(self._initial_tree(Za[:, :-1], y, rng), self.max_depth)
     norms = np.sqrt(np.asarray(W.multiply(W).sum(1)).ravel())
     W = sp.diags(np.minimum(1.0, np.sqrt(self.nu) / np.maximum(norms, 1e-300))) @ W
-    cols = np.flatnonzero((Za != 0).any(0) | np.isin(np.arange(Za.shape[1]), W.indices))   # a zero column never moves W
+    # a zero column never moves W
+    cols = np.flatnonzero((Za != 0).any(0) | np.isin(np.arange(Za.shape[1]), W.indices))
     Za, W = np.ascontiguousarray(Za[:, cols]), W.tocsc()[:, cols].tocsr()   # rows of Za stay contiguous
     rows = np.flatnonzero(np.diff(W.indptr))
     Wst = LazyRows(*W.shape, self.momentum, self.nu, rows, W[rows].toarray())
@@ -546,7 +564,7 @@ def _start(self:NonGreedyTreeClassifier, X, y, rng):
 # %% ../nbs/18_nongreedy.ipynb #8363e747
 @patch
 def fit(self:NonGreedyTreeClassifier, X, y):
-    "Initialize from a greedy tree, then minimize the upper bound by (stable) SGD, touching only the rows paths use."
+    "Start from a greedy tree, then minimize the upper bound by (stable) SGD, touching only rows paths use."
     check_params(self)
     X, self.classes_, y = validate_classification_data(self, X, y)
     self._check_size(len(self.classes_))
@@ -566,7 +584,8 @@ def fit(self:NonGreedyTreeClassifier, X, y):
         order = rng.permutation(len(Za))
         for b0 in range(0, len(order), self.batch_size):
             bi = order[b0:b0 + self.batch_size]
-            sparse_step(Wst, Tst, Za[bi], y[bi], d, self.learning_rate, fast, None if assigned is None else assigned[bi])
+            a_bi = None if assigned is None else assigned[bi]
+            sparse_step(Wst, Tst, Za[bi], y[bi], d, self.learning_rate, fast, a_bi)
     W = best[1].to_csr()                                 # back to all D + 1 columns (`cols` is sorted)
     self.W_ = sp.csr_matrix((W.data, cols[W.indices], W.indptr), shape=(W.shape[0], X.shape[1] + 1))
     self.history_, self.Theta_ = np.array(history), best[2]
@@ -577,7 +596,7 @@ def fit(self:NonGreedyTreeClassifier, X, y):
 # %% ../nbs/18_nongreedy.ipynb #fb017e01
 @patch
 def _evaluate(self:NonGreedyTreeClassifier, Wst, Tst, Za, y, assigned, order):
-    "(mean training bound, training error, active leaves, leaf reached by each point), over chunks of points in `order`."
+    "(mean training bound, training error, active leaves, leaf reached by each point), in chunks of `order`."
     d, fast = self.max_depth, self.inference == 'fast'
     chunk = 256 if fast else max(16, min(512, 2 ** 22 >> d))
     bound, reached = np.zeros(len(Za)), np.zeros(len(Za), dtype=np.int64)

@@ -68,14 +68,14 @@ class SplitSearch:
     "Settings of a node's split search, built once per fit (`SDTClassifier`) and shared by every node."
     n_classes: int                # K: class codes are 0..K-1
     criterion: str = 'gini'       # 'gini', 'entropy' or 'misclassification'
-    min_samples_leaf: int = 1     # smallest child allowed (the exact search; the halving rounds only rank cuts)
+    min_samples_leaf: int = 1     # smallest child allowed (the exact search; halving rounds only rank)
     n_halvings: int = 7           # halving iterations (the paper's alpha; 0: the exhaustive search)
     batch_exponent: float = 10    # batch size N_j / 2^batch_exponent (the paper's C)
     min_batch: int = 20           # floor on the batch size N_0
-    schedule: str = 'linear'      # fresh points per iteration: N0 ('linear', the paper) or N0 2^k ('doubling')
+    schedule: str = 'linear'      # new points per iteration: N0 ('linear', the paper) or N0 2^k ('doubling')
     max_features: object = None   # None: all D features; int or fraction: a random subset drawn at each node
     ties: str = 'margin'          # rule among features tied in step 5 (`pick_tied`)
-    sort: str | None = None       # `merge_scan`'s sort of a batch: 'ranks', 'merge', or None (ranks up to RANKED points)
+    sort: str | None = None       # batch sort in `merge_scan`: 'ranks', 'merge', None (ranks up to RANKED)
     chunk_elements: int = 2**23   # the exact search scores chunk_elements // N_j features at a time
 
     def __post_init__(self):
@@ -97,7 +97,7 @@ def _own_class_counts(labels): # (F, m) small-int class codes
     return cnt
 
 def _increase(c, criterion):
-    "Growth of sum_c (count form) when one class count goes from c-1 to c: 2c-1 (Gini, exact in int64) or g(c) (entropy)."
+    "Growth of the count form's sum as a count goes c-1 -> c: 2c-1 (Gini, exact in int64) or g(c) (entropy)."
     if criterion == 'gini': return 2 * c.astype(np.int64) - 1
     return _xlog2x(c) - _xlog2x(c - 1)
 
@@ -109,7 +109,8 @@ def _cut_criteria(lab, T, criterion):
     nR = m - nL
     left = _own_class_counts(lab)                           # l_j
     same = (T == T[:1]).all()                              # rows of one node share their class totals
-    T_lab = T[0].astype(np.int32)[lab] if same else np.take_along_axis(T, lab.astype(np.intp), 1).astype(np.int32)
+    if same: T_lab = T[0].astype(np.int32)[lab]
+    else: T_lab = np.take_along_axis(T, lab.astype(np.intp), 1).astype(np.int32)
     right = T_lab - left + 1                                # r_j
     if criterion == 'misclassification':
         mL = np.maximum.accumulate(left, axis=1)[:, :-1]
@@ -121,7 +122,7 @@ def _cut_criteria(lab, T, criterion):
     return _xlog2x(nL) - gL + _xlog2x(nR) - (_xlog2x(T).sum(1)[:, None] - gR)
 
 def _weighted_cut_criteria(lab, wts, K, criterion):
-    "The same with point weights `wts`: (F, m-1, K) weighted left class counts, in the unweighted path's order of operations."
+    "The same with point weights `wts` (weighted class counts), in the unweighted path's order of operations."
     Lc = np.cumsum(np.eye(K)[lab] * wts[..., None], axis=1)
     L, R = Lc[:, :-1], Lc[:, -1:] - Lc[:, :-1]
     nL, nR = L.sum(-1), R.sum(-1)
@@ -131,7 +132,7 @@ def _weighted_cut_criteria(lab, wts, K, criterion):
 
 # %% ../nbs/15_sdt.ipynb #9542a526
 def _best_cut(v, crit, size_ok, unsplit):
-    "(criterion, threshold, valid) of each sorted row's best valid cut (threshold: the midpoint); `unsplit` where none is valid."
+    "(criterion, midpoint threshold, valid) of each sorted row's best valid cut; `unsplit` if none is valid."
     r = np.arange(len(v))
     ok = (v[:, 1:] > v[:, :-1]) & size_ok
     crit = np.where(ok, crit, np.inf)
@@ -142,9 +143,9 @@ def _best_cut(v, crit, size_ok, unsplit):
     mid = np.where(mid >= hi, lo, mid)         # adjacent floats: the midpoint rounds up to hi
     return np.where(has, crit[r, i], unsplit), np.where(has, mid, np.inf), has
 
-# %% ../nbs/15_sdt.ipynb #e842fa0b
 def _codes(y, n_classes): return np.asarray(y).astype(np.int8 if n_classes <= 127 else np.int32, copy=False)
 
+# %% ../nbs/15_sdt.ipynb #e842fa0b
 def best_thresholds(values,             # (F, m) each row sorted ascending
                     labels,             # (F, m) integer class codes in the same order
                     n_classes:int,      # K
@@ -157,7 +158,8 @@ def best_thresholds(values,             # (F, m) each row sorted ascending
     if criterion not in CRITERIA: raise ValueError(f"criterion must be one of {CRITERIA}, got {criterion!r}")
     F, m = values.shape
     labels = _codes(labels, n_classes)
-    total = np.bincount((np.arange(F)[:, None] * n_classes + labels).ravel(), None if weights is None else np.ravel(weights),
+    flat_weights = None if weights is None else np.ravel(weights)
+    total = np.bincount((np.arange(F)[:, None] * n_classes + labels).ravel(), flat_weights,
                         minlength=F * n_classes).reshape(F, n_classes).astype(np.float64)
     best = impurity(total, criterion)            # no valid cut: criterion of leaving the set unsplit
     thr = np.full(F, np.inf)
@@ -169,33 +171,29 @@ def best_thresholds(values,             # (F, m) each row sorted ascending
     step = max(1, max_elements // (m if weights is None else m * n_classes))
     for s in range(0, F, step):
         sl = slice(s, s + step)
-        crit = (_cut_criteria(labels[sl], total[sl], criterion) if weights is None
-                else _weighted_cut_criteria(labels[sl], np.asarray(weights[sl], dtype=np.float64), n_classes, criterion))
+        if weights is None: crit = _cut_criteria(labels[sl], total[sl], criterion)
+        else:
+            w_sl = np.asarray(weights[sl], dtype=np.float64)
+            crit = _weighted_cut_criteria(labels[sl], w_sl, n_classes, criterion)
         best[sl], thr[sl], valid[sl] = _best_cut(values[sl], crit, size_ok, best[sl])
     return best, thr, valid
 
 # %% ../nbs/15_sdt.ipynb #sdt-scan
 @njit(cache=True, inline='always')
 def _scan(v, lab, T, code, msl, unsplit, tot, inc, xl, L):
-    "Best valid cut of a sorted row `v` with class codes `lab` (totals T): (count-form criterion, threshold); (unsplit, inf) if none."
+    "Best valid cut of sorted row `v` (codes `lab`, totals T): (criterion, threshold), or (unsplit, inf)."
     m, K = len(v), len(T)
     for c in range(K): L[c] = 0
     sL, sR, gL, gR, mxL = 0.0, tot, 0.0, 0.0, 0
     best, thr = np.inf, np.inf
     for j in range(m - 1):
-        c = lab[j]
-        r = T[c] - L[c]
-        L[c] += 1
-        l = L[c]  # point j moves left; its class had r points right
-        if code == 0:
-            sL += 2 * l - 1
-            sR -= 2 * r - 1  # Gini: sums of squared counts (tot = sum T^2), exact
-        elif code == 1:
-            gL += inc[l]
-            gR += inc[r]  # entropy: what each side's sum of c log2 c gained / lost
-        else: mxL = max(mxL, l)                                 # misclassification: the largest left count
-        nL = j + 1
-        nR = m - nL
+        c = lab[j]                                      # point j moves left; its class had r points right
+        r, l = T[c] - L[c], L[c] + 1
+        L[c] = l
+        if code == 0: sL, sR = sL + (2 * l - 1), sR - (2 * r - 1)   # Gini: sums of squared counts
+        elif code == 1: gL, gR = gL + inc[l], gR + inc[r]   # entropy: what sum c log2 c gains / loses
+        else: mxL = max(mxL, l)                         # misclassification: the largest left count
+        nL, nR = j + 1, m - j - 1
         if nL < msl or nR < msl or not v[j + 1] > v[j]: continue
         if code == 0: q = nL - sL / nL + nR - sR / nR
         elif code == 1: q = xl[nL] - gL + xl[nR] - (tot - gR)
@@ -204,16 +202,15 @@ def _scan(v, lab, T, code, msl, unsplit, tot, inc, xl, L):
             for k in range(K): mxR = max(mxR, T[k] - L[k])
             q = (nL - mxL) + (nR - mxR)
         if q < best:
-            best = q
             lo, hi = np.float64(v[j]), np.float64(v[j + 1])
-            mid = (lo + hi) / 2
-            thr = lo if mid >= hi else mid                      # adjacent floats: the midpoint rounds up to hi
+            best, mid = q, (lo + hi) / 2
+            thr = lo if mid >= hi else mid              # adjacent floats: the midpoint rounds up to hi
     return (unsplit, np.inf) if best == np.inf else (best, thr)
 
 # %% ../nbs/15_sdt.ipynb #sdt-sortpairs
 @njit(cache=True)
 def _rank_place(v, l, ov, ol, cnt):
-    "ov, ol = v, l in ascending order: each value goes to its rank, the number of values below it or equal and earlier (no branches)."
+    "ov, ol = v, l sorted: each value goes to its rank (values below it, or equal and earlier); no branches."
     n = len(v)
     cnt[:n] = 0
     for i in range(n):
@@ -223,6 +220,7 @@ def _rank_place(v, l, ov, ol, cnt):
         ov[cnt[i]] = v[i]
         ol[cnt[i]] = l[i]
 
+# %% ../nbs/15_sdt.ipynb #sdt-merge
 @njit(cache=True, inline='always')
 def _merge(a, al, i, e1, c, cl, j, e2, out, ol, t):
     "Merge a[i:e1] and c[j:e2] with their labels into out[t:], ol[t:] (ties: a's first)."
@@ -245,9 +243,10 @@ def _merge(a, al, i, e1, c, cl, j, e2, out, ol, t):
         j += 1
         t += 1
 
+# %% ../nbs/15_sdt.ipynb #sdt-sortruns
 @njit(cache=True, inline='always')
 def _sort_pairs(v, l, bv, bl, cnt, run=32):
-    "v, l sorted together, in (bv, bl) or in (v, l), whichever it returns: runs of `run` placed by rank, then merged."
+    "v, l sorted together, in (bv, bl) or (v, l) as returned: runs of `run` placed by rank, then merged."
     n = len(v)
     for s in range(0, n, run):
         e = min(s + run, n)
@@ -255,16 +254,20 @@ def _sort_pairs(v, l, bv, bl, cnt, run=32):
     w, src = run, False                                         # the sorted runs are in (bv, bl)
     while w < n:
         a, al, b, b_l = (v, l, bv, bl) if src else (bv, bl, v, l)
-        for s in range(0, n, 2 * w): _merge(a, al, s, min(s + w, n), a, al, min(s + w, n), min(s + 2 * w, n), b, b_l, s)
+        for s in range(0, n, 2 * w):
+            mid, end = min(s + w, n), min(s + 2 * w, n)
+            _merge(a, al, s, mid, a, al, mid, end, b, b_l, s)
         src, w = not src, 2 * w
     return (v, l) if src else (bv, bl)
 
 # %% ../nbs/15_sdt.ipynb #sdt-blockranks
-RANKED = 192   # batches of at most this many points are sorted by counted ranks (about where both sorts cost the same: bench_sdt.py --ranked)
+# batches of at most RANKED points are sorted by counted ranks (about where both sorts cost the same:
+# bench_sdt.py --ranked)
+RANKED = 192
 
 @njit(cache=True)
 def _block_ranks(X, rows, cols, V, R):
-    "V[i, g] = X[rows[i], cols[g]] and R[i, g] its rank in V[:, g] (ties: the lower i first), counted for every g at once (SIMD across features)."
+    "V[i, g] = X[rows[i], cols[g]], R[i, g] its rank in V[:, g] (ties: lower i first), all g at once (SIMD)."
     b, B = len(rows), len(cols)
     for i in range(b):
         for g in range(B): V[i, g] = X[rows[i], cols[g]]
@@ -277,17 +280,19 @@ def _block_ranks(X, rows, cols, V, R):
 
 # %% ../nbs/15_sdt.ipynb #sdt-mergescan-k
 @njit(cache=True)
-def _merge_scan(vals, labs, X, rows, cols, blab, T, code, msl, unsplit, tot, inc, xl, ov, ol, crit, thr, ranked):
-    "Per feature f: X[rows, cols[f]] sorted with class codes blab, merged into the run (vals[f], labs[f]), scanned into crit[f], thr[f]; the merged rows go to (ov, ol) (one scratch row unless kept)."
+def _merge_scan(vals, labs, X, rows, cols, blab, T, code, msl, unsplit, tot, inc, xl,
+                ov, ol, crit, thr, ranked):
+    "Per feature f: X[rows, cols[f]] (codes blab) sorted, merged into the run (vals[f], labs[f]) and scanned."
+    # the best cut goes to crit[f], thr[f]; the merged rows to (ov, ol): row f, or one scratch row if not kept
     F, m = vals.shape
-    b = len(rows)
-    every_row = len(ov) == F
-    CH = 64 if ranked else 1
-    L, cnt, V, R = np.zeros(len(T), np.int64), np.empty(min(b, 32), np.int32), np.empty((b, CH), X.dtype), np.empty((b, CH), np.int32)
-    sv, sl, tv, tl = np.empty(b, vals.dtype), np.empty(b, labs.dtype), np.empty(b, vals.dtype), np.empty(b, labs.dtype)
+    b, every_row, CH = len(rows), len(ov) == F, 64 if ranked else 1
+    L, cnt = np.zeros(len(T), np.int64), np.empty(min(b, 32), np.int32)
+    V, R = np.empty((b, CH), X.dtype), np.empty((b, CH), np.int32)
+    sv, tv = np.empty(b, vals.dtype), np.empty(b, vals.dtype)
+    sl, tl = np.empty(b, labs.dtype), np.empty(b, labs.dtype)
     for f0 in range(0, F, CH):
         B = min(CH, F - f0)
-        if ranked: _block_ranks(X, rows, cols[f0:f0 + B], V, R)      # read in place: no gathered copy of the node's block
+        if ranked: _block_ranks(X, rows, cols[f0:f0 + B], V, R)   # read in place: no gathered block
         for g in range(B):
             f = f0 + g
             if ranked:
@@ -311,7 +316,7 @@ def merge_scan(X,                   # (N, D) inputs
                cols,                # the features scored
                labels,              # class codes of `rows`
                search:SplitSearch,  # n_classes, criterion, min_samples_leaf and the sort of a batch
-               run=None,            # (values, class codes), each (len(cols), m) sorted per row: points added before
+               run=None,            # earlier points: (values, codes), each (len(cols), m) sorted per row
                return_run=True,     # return the merged run, for the next round
                work:Work|None=None):# operation counter to update
     "Each feature's best cut on the run plus `rows`, compiled: (merged run or None, criteria, thresholds)."
@@ -327,9 +332,10 @@ def merge_scan(X,                   # (N, D) inputs
     kept = F if return_run else 1                       # merged rows kept: every one, or one scratch row
     ov, ol, crit, thr = np.empty((kept, M), X.dtype), np.empty((kept, M), lab.dtype), np.empty(F), np.empty(F)
     ranked = search.sort == 'ranks' or (search.sort is None and len(rows) <= RANKED)
-    _merge_scan(vals, labs, X, np.asarray(rows, np.int64), np.asarray(cols, np.int64), lab, T.astype(np.int64),
-                CRITERIA.index(criterion), msl, float(impurity(T, criterion)), tot, np.r_[0.0, np.diff(xl)], xl,
-                ov, ol, crit, thr, ranked)              # numpy allocates: tracemalloc sees it
+    rows, cols, code = np.asarray(rows, np.int64), np.asarray(cols, np.int64), CRITERIA.index(criterion)
+    unsplit, inc = float(impurity(T, criterion)), np.r_[0.0, np.diff(xl)]
+    _merge_scan(vals, labs, X, rows, cols, lab, T.astype(np.int64), code, msl, unsplit, tot, inc, xl,
+                ov, ol, crit, thr, ranked)   # numpy allocates: tracemalloc sees it
     return ((ov, ol) if return_run else None), crit, thr
 
 # %% ../nbs/15_sdt.ipynb #68c4a989
@@ -341,13 +347,13 @@ class NodeSplit(NamedTuple):
     valid: bool        # False if no feature has a valid cut
 
 def _gather(X, idx, features):
-    "(n_features, len(idx)) block of X, one row per feature; `features` an index array or a slice (a slice avoids a fancy column gather)."
+    "(n_features, len(idx)) block of X, a row per feature; `features`: indices, or a slice (no fancy gather)."
     block = X[idx, features] if isinstance(features, slice) else X[np.ix_(idx, features)]
     return np.ascontiguousarray(block.T)
 
 # %% ../nbs/15_sdt.ipynb #sdt-ties
 def tie_margins(X, idx, features, thresholds, chunk_elements=2**23):
-    "Per cut (feature, threshold): the empty gap around the threshold over the feature's range, on the points `idx`."
+    "Per cut (feature, threshold) on the points `idx`: the empty gap around it over the feature's range."
     out, step = np.empty(len(features)), max(1, chunk_elements // max(len(idx), 1))
     for s in range(0, len(features), step):
         V = X[np.ix_(idx, features[s:s + step])].astype(np.float64)
@@ -363,6 +369,19 @@ def pick_tied(X, idx, features, thresholds, ties='margin', rng=None):
     if ties == 'random': return int(np.random.default_rng(rng).integers(len(features)))
     return int(tie_margins(X, idx, np.asarray(features), thresholds).argmax())
 
+# %% ../nbs/15_sdt.ipynb #sdt-score-chunk
+def _score_chunk(X, idx, fs, cols, yi, wi, search, work):
+    "Criteria (inf: no valid cut) and thresholds of the features `fs` (columns `cols`) on the points `idx`."
+    if wi is None:
+        _, c, t = merge_scan(X, idx, fs, yi, search, return_run=False, work=work)
+        return np.where(np.isfinite(t), c, np.inf), t
+    v = _gather(X, idx, cols)
+    o = np.argsort(v, axis=1)
+    v, yo, wo = np.take_along_axis(v, o, 1), yi[o], wi[o]
+    K, criterion, msl = search.n_classes, search.criterion, search.min_samples_leaf
+    c, t, ok = best_thresholds(v, yo, K, criterion, msl, work, weights=wo)
+    return np.where(ok, c, np.inf), t
+
 # %% ../nbs/15_sdt.ipynb #0411d58a
 def exhaustive_split(X,                  # (N, D) inputs
                      y,                  # (N,) integer class codes 0..K-1
@@ -372,23 +391,16 @@ def exhaustive_split(X,                  # (N, D) inputs
                      work:Work|None=None,# operation counter to update
                      sample_weight=None, # (N,) point weights (None: all 1); eq. 2 then divides by their sum
                      rng=None):          # seed or Generator for ties='random'
-    "Exact eq. 2 over `features`: each feature sorted and scanned with cumulative counts (numpy with weights)."
+    "Exact eq. 2 over `features`: each feature sorted, scanned by cumulative counts (numpy with weights)."
     idx = np.arange(len(X)) if idx is None else np.asarray(idx)
-    K, criterion, msl = search.n_classes, search.criterion, search.min_samples_leaf
     wi = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)[idx]
     n, yi, best, tf, tt = len(idx), y[idx], np.inf, [], []
-    n_feat, step = X.shape[1] if features is None else len(features), max(1, search.chunk_elements // max(n, 1))
+    n_feat = X.shape[1] if features is None else len(features)
+    step = max(1, search.chunk_elements // max(n, 1))
     for s in range(0, n_feat, step):
         fs = np.arange(s, min(s + step, n_feat)) if features is None else np.asarray(features[s:s + step])
         if work is not None: work.add_sort(len(fs), n)
-        if wi is None:
-            _, c, t = merge_scan(X, idx, fs, yi, search, return_run=False, work=work)
-            ok = np.isfinite(t)
-        else:
-            v = _gather(X, idx, slice(s, s + step) if features is None else fs)
-            o = np.argsort(v, axis=1)
-            c, t, ok = best_thresholds(np.take_along_axis(v, o, 1), yi[o], K, criterion, msl, work, weights=wi[o])
-        c = np.where(ok, c, np.inf)
+        c, t = _score_chunk(X, idx, fs, slice(s, s + step) if features is None else fs, yi, wi, search, work)
         m = c.min()
         if m < best: best, tf, tt = m, [], []
         if m == best < np.inf:                           # every feature tied at the best so far
@@ -396,7 +408,7 @@ def exhaustive_split(X,                  # (N, D) inputs
             tt.append(t[c == m])
     size = n if wi is None else float(wi.sum())
     if not tf:
-        unsplit = impurity(np.bincount(yi, wi, minlength=K), criterion)
+        unsplit = impurity(np.bincount(yi, wi, minlength=search.n_classes), search.criterion)
         return NodeSplit(-1, np.inf, float(unsplit) / max(size, 1), False)
     tf, tt = np.concatenate(tf), np.concatenate(tt)
     i = pick_tied(X, idx, tf, tt, search.ties, rng)
@@ -430,20 +442,22 @@ def split_criterion(X, y, n_classes, idx, feature, threshold, criterion='gini', 
     "Eq. 2 for one given split of the points `idx` (weighted: counts and |S_j| are sums of `sample_weight`)."
     r = X[idx, feature] > threshold
     w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)[idx]
-    side = lambda m: impurity(np.bincount(y[idx][m], None if w is None else w[m], minlength=n_classes), criterion)
+    yi = y[idx]
+    def side(m): return impurity(np.bincount(yi[m], None if w is None else w[m], n_classes), criterion)
     return float(side(~r) + side(r)) / (len(idx) if w is None else w.sum())
 
 def batch_size(n, batch_exponent=10, min_batch=20):
-    "N_0: points drawn per iteration at a node of n points, max(ceil(n / 2^batch_exponent), min_batch), at most n."
+    "N_0, points drawn per iteration at a node of n: max(ceil(n / 2^batch_exponent), min_batch), at most n."
     return min(n, max(math.ceil(n / 2 ** batch_exponent), min_batch))
 
 # %% ../nbs/15_sdt.ipynb #d358fc05
 def n_candidate_features(D, max_features=None):
     "How many of D features a node searches: all (None), an int (at most D), or a fraction of D (at least 1)."
     if max_features is None: return D
-    if isinstance(max_features, (int, np.integer)) and not isinstance(max_features, bool) and max_features >= 1:
-        return min(D, int(max_features))
-    if isinstance(max_features, (float, np.floating)) and 0 < max_features <= 1: return max(1, math.ceil(max_features * D))
+    integer = isinstance(max_features, (int, np.integer)) and not isinstance(max_features, bool)
+    if integer and max_features >= 1: return min(D, int(max_features))
+    if isinstance(max_features, (float, np.floating)) and 0 < max_features <= 1:
+        return max(1, math.ceil(max_features * D))
     raise ValueError(f"max_features must be None, an int >= 1 or a float in (0, 1]; got {max_features!r}")
 
 def subset_sizes(n0, n_halvings, schedule='linear'):
@@ -453,7 +467,7 @@ def subset_sizes(n0, n_halvings, schedule='linear'):
     raise ValueError(f"schedule must be one of {SCHEDULES}, got {schedule!r}")
 
 def halving_sort_work(n, D, n0, n_halvings, schedule='linear'):
-    "Sorting work (m log2 m units) of steps 1-5 at a node of n points: iteration k sorts ~D/2^k features on min(n, |S_t^k|) points."
+    "Sorting work (m log2 m) of steps 1-5 at a node of n: iteration k sorts ~D/2^k features on |S_t^k|."
     w, f = 0.0, D
     for k, s in enumerate(subset_sizes(n0, n_halvings, schedule)):
         if f == 1: break
@@ -465,7 +479,7 @@ def halving_sort_work(n, D, n0, n_halvings, schedule='linear'):
 
 # %% ../nbs/15_sdt.ipynb #723eb9ba
 def _merge_sorted(vals, ids, bv, bi, work=None):
-    "Merge, row by row, the sorted runs (vals, ids) and (bv, bi) of values and the points they belong to (timsort: linear)."
+    "Row by row, the sorted runs (vals, ids) and (bv, bi) of values and points, merged (timsort: linear)."
     if vals is None: return bv, bi
     v2, i2 = np.concatenate([vals, bv], 1), np.concatenate([ids, bi], 1)
     o = np.argsort(v2, axis=1, kind='stable')
@@ -474,7 +488,7 @@ def _merge_sorted(vals, ids, bv, bi, work=None):
 
 # %% ../nbs/15_sdt.ipynb #sdt-half
 def better_half(crit):
-    "Indices, ascending, of the ceil(F/2) smallest criteria, ties at the cut to the lower index (as a stable sort), in O(F)."
+    "Ascending indices of the ceil(F/2) smallest criteria; ties at the cut go to the lower index. O(F)."
     h = (len(crit) + 1) // 2
     cut = np.partition(crit, h - 1)[h - 1]
     keep = crit < cut
@@ -489,9 +503,9 @@ def _weighted_round(X, y, batch, cols, run, search, w, work):
     crit, thr, _ = best_thresholds(vals, y[ids], search.n_classes, search.criterion, 1, work, weights=w[ids])
     return (vals, ids), crit, thr
 
-# %% ../nbs/15_sdt.ipynb #39222d66
+# %% ../nbs/15_sdt.ipynb #sdt-record
 def _record(trace:SDTTrace, data, idx, search, features, run, crit, thr):
-    "Append one halving iteration to `trace`: subset size, features scored, the best one, its criterion and bound."
+    "Record a halving iteration in `trace`: subset size, features scored, the best one, its criterion, bound."
     X, y, w = data
     size = len(idx) if w is None else float(w[idx].sum())     # |S_j| (weighted: the sum of its weights)
     b, m = int(crit.argmin()), run[0].shape[1] if w is None else float(w[run[1][0]].sum())
@@ -499,17 +513,19 @@ def _record(trace:SDTTrace, data, idx, search, features, run, crit, thr):
     trace.n_features.append(len(features))
     trace.best_feature.append(int(features[b]))
     trace.subset_criterion.append(float(crit[b]) / m)
-    trace.upper_bound.append((float(crit[b]) + (size - m) * max_point_increase(search.criterion, size)) / size)
+    L_max = max_point_increase(search.criterion, size)
+    trace.upper_bound.append((float(crit[b]) + (size - m) * L_max) / size)
     if trace.check_full:
         full = split_criterion(X, y, search.n_classes, idx, features[b], thr[b], search.criterion, w)
         trace.full_criterion.append(full)
 
+# %% ../nbs/15_sdt.ipynb #39222d66
 def _halving(data, idx, features, drawn, search, work, trace):
-    "Steps 1-4: score `features` on a growing random subset `drawn` of the node's points, keep the better half each time."
-    X, y, w = data                                            # inputs, class codes, point weights (None: all 1)
+    "Steps 1-4: score `features` on a growing random subset `drawn`, keep the better half each time."
+    X, y, w = data                           # inputs, class codes, point weights (None: all 1)
     n0 = batch_size(len(idx), search.batch_exponent, search.min_batch)
     ends, all_features = subset_sizes(n0, search.n_halvings, search.schedule), len(features) == X.shape[1]
-    ranking, run = replace(search, min_samples_leaf=1), None  # the subset's cuts are only ranked: any size counts
+    ranking, run = replace(search, min_samples_leaf=1), None   # the subset's cuts are only ranked
     for k in range(search.n_halvings):
         if len(features) == 1: break
         batch = drawn[(ends[k - 1] if k else 0):ends[k]]
@@ -532,15 +548,16 @@ def sdt_split(X,                   # (N, D) inputs
               rng=None,            # `np.random.Generator` or seed
               work:Work|None=None, # operation counter to update
               trace:SDTTrace|None=None, # filled with the per-iteration record if given
-              sample_weight=None): # (N,) point weights (None: all 1): the criteria count weight, batches draw points
+              sample_weight=None): # (N,) weights (None: all 1): criteria count them, batches draw points
     "Stochastic split search (steps 1-5 of the paper) at one node; returns a `NodeSplit`."
     rng, idx = np.random.default_rng(rng), np.arange(len(X)) if idx is None else np.asarray(idx)
     n, D, halvings, schedule = len(idx), X.shape[1], search.n_halvings, search.schedule
-    n0, d = batch_size(n, search.batch_exponent, search.min_batch), n_candidate_features(D, search.max_features)
+    n0 = batch_size(n, search.batch_exponent, search.min_batch)
+    d = n_candidate_features(D, search.max_features)
     features = np.arange(D) if d == D else np.sort(rng.choice(D, d, replace=False))
     def exact(fs): return exhaustive_split(X, y, search, idx, fs, work, sample_weight, rng)
     if halvings == 0 or d * n * math.log2(max(n, 2)) <= halving_sort_work(n, d, n0, halvings, schedule):
-        if trace is not None: trace.survivors = features      # a small node: the exhaustive search costs no more
+        if trace is not None: trace.survivors = features   # a small node: the exact search costs no more
         res = exact(None if d == D else features)
         return res if res.valid or d == D else exact(None)
     drawn = idx[rng.choice(n, size=min(n, subset_sizes(n0, halvings, schedule)[-1]), replace=False)]
@@ -553,70 +570,65 @@ def sdt_split(X,                   # (N, D) inputs
 
 # %% ../nbs/15_sdt.ipynb #9d15f01e
 def theorem1_work(n, D, batch_exponent=10, n_halvings=7, min_batch=20, schedule='linear'):
-    "Theorem 1's sorting bound plus step 5's (D/2^a) N log2 N, a = `n_halvings` (N log2 N alone when N0 >= N)."
+    "Theorem 1's sorting bound plus step 5's (D/2^a) N log2 N, a = `n_halvings` (N0 >= N: N log2 N)."
     # linear: 4 D N0 log2 N0; doubling: a D N0 log2(N0 2^a)
     check_choice('schedule', schedule, SCHEDULES)
     n0 = batch_size(n, batch_exponent, min_batch)
     if n0 >= n: return D * n * math.log2(max(n, 2))
-    first = 4 * D * n0 * math.log2(max(n0, 2)) if schedule == 'linear' else n_halvings * D * n0 * math.log2(n0 * 2 ** n_halvings)
+    if schedule == 'linear': first = 4 * D * n0 * math.log2(max(n0, 2))
+    else: first = n_halvings * D * n0 * math.log2(n0 * 2 ** n_halvings)
     return first + math.ceil(D / 2 ** n_halvings) * n * math.log2(n)
 
 # %% ../nbs/15_sdt.ipynb #69799024
-@numpydoc_sections({'tree_': 'the grown `Tree`', 'classes_': 'the class labels', 'work_': 'counted work of the split searches (`Work`)', 'n_features_in_, feature_names_in_': "scikit-learn's record of the inputs"})
+@numpydoc_sections({'tree_': 'the grown `Tree`', 'classes_': 'the class labels',
+                    'work_': 'counted work of the split searches (`Work`)',
+                    'n_features_in_, feature_names_in_': "scikit-learn's record of the inputs"})
 class SDTClassifier(TreeClassifierMixin, BaseEstimator):
     "Decision tree grown greedily with the stochastic split search of SDT (Tavallali et al.)."
     parameter_constraints = {
-        'max_depth': [None, Interval(numbers.Integral, 0)], 'min_samples_leaf': [Interval(numbers.Integral, 1)],
-        'batch_exponent': [Interval(numbers.Real, 0)], 'n_halvings': [Interval(numbers.Integral, 0)],
-        'criterion': [Options(CRITERIA)], 'min_batch': [Interval(numbers.Integral, 1)], 'schedule': [Options(SCHEDULES)],
+        'max_depth': [None, Interval(numbers.Integral, 0)], 'n_halvings': [Interval(numbers.Integral, 0)],
+        'min_samples_leaf': [Interval(numbers.Integral, 1)], 'min_batch': [Interval(numbers.Integral, 1)],
+        'batch_exponent': [Interval(numbers.Real, 0)], 'criterion': [Options(CRITERIA)],
+        'schedule': [Options(SCHEDULES)], 'ties': [Options(TIES)],
         'max_features': [None, Interval(numbers.Integral, 1), Interval(numbers.Real, 0, 1, 'right')],
-        'ties': [Options(TIES)], 'random_state': [None, Interval(numbers.Integral, 0), np.random.RandomState],
+        'random_state': [None, Interval(numbers.Integral, 0), np.random.RandomState],
         'class_weight': [None, dict, Options(('balanced',))], 'verbose': [bool]}
 
     def __init__(self,
                  max_depth=None,       # maximum depth (None: grow until pure)
                  min_samples_leaf=1,   # smallest leaf
-                 batch_exponent=10,    # batch size N_j / 2^batch_exponent of the random subset (the paper's C)
+                 batch_exponent=10,    # batch size N_j / 2^batch_exponent (the paper's C)
                  n_halvings=7,         # halving iterations per node (the paper's alpha; 0: exhaustive search)
                  criterion='gini',     # 'gini', 'entropy' or 'misclassification'
                  min_batch=20,         # floor on the batch size (the paper's N_0 = 20)
-                 schedule='linear',    # fresh points per halving iteration: N_0 ('linear', the paper) or N_0 2^k ('doubling')
-                 max_features=None,    # None: every node searches all features; int or fraction: a random subset per node
-                 ties='margin',        # among features tied at a node's best criterion: 'margin', 'random' or 'first' (`pick_tied`)
+                 schedule='linear',    # new points per halving: N_0 ('linear', paper) or N_0 2^k ('doubling')
+                 max_features=None,    # None: all features; int or fraction: a random subset drawn per node
+                 ties='margin',        # rule among tied features: 'margin', 'random' or 'first' (`pick_tied`)
                  random_state=None,    # seed, `RandomState` or None
-                 class_weight=None,    # None, a dict label -> weight, or 'balanced': multiplies `fit`'s sample_weight
+                 class_weight=None,    # None, {label: weight} or 'balanced' (times `fit`'s sample_weight)
                  verbose=False):       # show the growth, one depth level at a time (`tqdm.auto`)
-        self.max_depth, self.min_samples_leaf, self.batch_exponent = max_depth, min_samples_leaf, batch_exponent
-        self.n_halvings, self.criterion, self.min_batch = n_halvings, criterion, min_batch
-        self.max_features, self.random_state = max_features, random_state
-        self.class_weight, self.verbose, self.schedule, self.ties = class_weight, verbose, schedule, ties
+        self.max_depth, self.min_samples_leaf, self.n_halvings = max_depth, min_samples_leaf, n_halvings
+        self.batch_exponent, self.criterion, self.min_batch = batch_exponent, criterion, min_batch
+        self.max_features, self.random_state, self.schedule = max_features, random_state, schedule
+        self.class_weight, self.verbose, self.ties = class_weight, verbose, ties
 
 # %% ../nbs/15_sdt.ipynb #0d87781c
 @patch
 def _validated(self:SDTClassifier, X):
-    "Checked inputs for prediction; float32 stays float32 (thresholds compare exactly: numpy promotes to float64)."
+    "Checked inputs for prediction; float32 stays float32 (compared with thresholds in float64: exactly)."
     check_is_fitted(self)
     return validate_data(self, X, reset=False, dtype=(np.float64, np.float32))
 
-# %% ../nbs/15_sdt.ipynb #085ff880
-_SEARCH_PARAMETERS = ('criterion', 'min_samples_leaf', 'n_halvings', 'batch_exponent', 'min_batch', 'schedule',
-                      'max_features', 'ties')   # SDTClassifier's parameters that are `SplitSearch` fields
-
+# %% ../nbs/15_sdt.ipynb #sdt-grow
 @patch
-def fit(self:SDTClassifier, X, y, sample_weight=None):
-    "Grow the tree on (X, y), weighted by `sample_weight` times `class_weight`."
-    check_params(self)
-    X, classes, y_enc = validate_classification_data(self, X, y, dtype=(np.float64, np.float32))   # float32 stays float32
-    X, y_enc, self.classes_, sw = fit_weights(X, y_enc, sample_weight, self.class_weight, classes)
-    K = len(self.classes_)
-    search = SplitSearch(K, **{p: getattr(self, p) for p in _SEARCH_PARAMETERS})
-    rng = np.random.default_rng(check_random_state(self.random_state).randint(np.iinfo(np.int32).max))
+def _grow(self:SDTClassifier, X, y, sw, search, rng):
+    "(tree, work): the tree grown level by level, each node split by `sdt_split` (with `search` and `rng`)."
+    K, msl, work = search.n_classes, self.min_samples_leaf, Work()
     max_depth = np.inf if self.max_depth is None else self.max_depth
-    msl, work = self.min_samples_leaf, Work()
     left, right, feature, threshold, value = [], [], [], [], []
     def new_node(pts):
         for column, empty in ((left, -1), (right, -1), (feature, -1), (threshold, 0.0)): column.append(empty)
-        value.append(class_frequencies(y_enc[pts], np.zeros(K), None if sw is None else sw[pts]))
+        value.append(class_frequencies(y[pts], np.zeros(K), None if sw is None else sw[pts]))
         return len(left) - 1
     level, depth = [(new_node(np.arange(len(X))), np.arange(len(X)))], 0
     with tqdm(desc='SDTClassifier: depth levels', unit='level', disable=not self.verbose) as bar:
@@ -624,7 +636,7 @@ def fit(self:SDTClassifier, X, y, sample_weight=None):
             nxt = []
             for node, pts in level:
                 if depth >= max_depth or len(pts) < 2 * msl or value[node].max() == 1.0: continue
-                s = sdt_split(X, y_enc, search, pts, rng, work, sample_weight=sw)
+                s = sdt_split(X, y, search, pts, rng, work, sample_weight=sw)
                 if not s.valid: continue
                 go_right = X[pts, s.feature] > s.threshold
                 feature[node], threshold[node] = s.feature, s.threshold
@@ -633,6 +645,21 @@ def fit(self:SDTClassifier, X, y, sample_weight=None):
                     nxt.append((side[node], sub))
             level, depth = nxt, depth + 1
             bar.update()
-    self.tree_ = Tree(left, right, threshold, np.array(value), feature=feature, n_features=X.shape[1])
-    self.work_ = work
+    return Tree(left, right, threshold, np.array(value), feature=feature, n_features=X.shape[1]), work
+
+# %% ../nbs/15_sdt.ipynb #085ff880
+# SDTClassifier's parameters that are `SplitSearch` fields
+_SEARCH_PARAMETERS = ('criterion', 'min_samples_leaf', 'n_halvings', 'batch_exponent', 'min_batch',
+                      'schedule', 'max_features', 'ties')
+
+@patch
+def fit(self:SDTClassifier, X, y, sample_weight=None):
+    "Grow the tree on (X, y), weighted by `sample_weight` times `class_weight`."
+    check_params(self)
+    # float32 stays float32 (a Haar feature matrix is not copied)
+    X, classes, y_enc = validate_classification_data(self, X, y, dtype=(np.float64, np.float32))
+    X, y_enc, self.classes_, sw = fit_weights(X, y_enc, sample_weight, self.class_weight, classes)
+    search = SplitSearch(len(self.classes_), **{p: getattr(self, p) for p in _SEARCH_PARAMETERS})
+    rng = np.random.default_rng(check_random_state(self.random_state).randint(np.iinfo(np.int32).max))
+    self.tree_, self.work_ = self._grow(X, y_enc, sw, search, rng)
     return self
