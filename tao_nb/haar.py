@@ -95,15 +95,24 @@ def _is_int(v, lo):
     "True for an int (not a bool) >= lo."
     return isinstance(v, (int, np.integer)) and not isinstance(v, bool) and v >= lo
 
+# %% ../nbs/16_haar.ipynb #haar-constraints
+# `HaarFeatures`' parameters: what `check_params` accepts (family names and sizes: `_check_members`)
+_HAAR_CONSTRAINTS = {
+    'image_shape': [None, tuple, list], 'families': [tuple, list, np.ndarray],
+    'cell_sizes': [None, tuple, list, np.ndarray], 'dtype': [str, type, np.dtype], 'deskew': [bool],
+    'stride': [Interval(numbers.Integral, 1)], 'chunk_size': [Interval(numbers.Integral, 1)]}
+
 # %% ../nbs/16_haar.ipynb #344765c6
 @numpydoc_sections({'image_shape_': '(H, W) of the images', 'n_features_in_': 'pixels per image',
-                    'n_features_out_': 'number of Haar features'})
+                    'n_features_out_': 'number of Haar features'}, examples='''
+>>> from sklearn.datasets import load_digits
+>>> haar = HaarFeatures(cell_sizes=[1, 2]).fit(load_digits().data)
+>>> haar.image_shape_, haar.n_features_out_
+((8, 8), 774)
+''')
 class HaarFeatures(TransformerMixin, BaseEstimator):
     "Haar-like features of flattened images, each computed in O(1) from the integral image."
-    parameter_constraints = {'image_shape': [None, tuple, list], 'families': [tuple, list, np.ndarray],
-                             'cell_sizes': [None, tuple, list, np.ndarray], 'dtype': [str, type, np.dtype],
-                             'stride': [Interval(numbers.Integral, 1)],
-                             'chunk_size': [Interval(numbers.Integral, 1)], 'deskew': [bool]}
+    parameter_constraints = _HAAR_CONSTRAINTS
 
     def __init__(self,
                  image_shape=None,     # (H, W) of every image; None: taken at fit (see `infer_image_shape`)
@@ -276,7 +285,15 @@ def haar_tree_apply(tree,            # `tao_nb.tree.Tree` over the columns of `h
 @numpydoc_sections({'haar_': 'the fitted `HaarFeatures`',
                     'sdt_': 'the fitted `SDTClassifier` over the Haar features',
                     'tree_': 'its tree (over Haar feature columns)', 'classes_': 'the class labels',
-                    'n_features_in_': 'pixels per image'})
+                    'n_features_in_': 'pixels per image'}, examples='''
+>>> from sklearn.datasets import load_digits
+>>> from tao_nb import HaarFeatures, SDTClassifier
+>>> X, y = load_digits(return_X_y=True)
+>>> tree = SDTClassifier(max_depth=6, criterion='entropy', random_state=0)
+>>> clf = HaarTreeClassifier(HaarFeatures(cell_sizes=[2]), tree).fit(X, y)
+>>> round(clf.score(X, y), 3)
+0.921
+''')
 class HaarTreeClassifier(TreeClassifierMixin, BaseEstimator):
     "SDT tree over Haar features; prediction computes only the features on each root-leaf path."
     parameter_constraints = {'haar': [None, HaarFeatures], 'tree': [None, SDTClassifier]}
@@ -292,17 +309,19 @@ class HaarTreeClassifier(TreeClassifierMixin, BaseEstimator):
         tags.input_tags.positive_only = bool(getattr(self.haar, 'deskew', False))
         return tags
 
-    def fit(self, X, y, sample_weight=None):
-        "Transform the checked images to Haar features, grow the tree on them (weighted by `sample_weight`)."
-        check_params(self)
-        X, hw = flatten_images(X)
-        X, classes, y_enc = validate_classification_data(self, X, y)
-        self.haar_ = clone(self.haar if self.haar is not None else HaarFeatures())
-        self.sdt_ = clone(self.tree if self.tree is not None else SDTClassifier(criterion='entropy'))
-        F = self.haar_.fit_transform(X if hw is None else X.reshape(len(X), *hw))
-        self.sdt_.fit(F, classes[y_enc], sample_weight=sample_weight)
-        self.tree_, self.classes_ = self.sdt_.tree_, self.sdt_.classes_
-        return self
+# %% ../nbs/16_haar.ipynb #haar-tree-fit
+@patch
+def fit(self:HaarTreeClassifier, X, y, sample_weight=None):
+    "Transform the checked images to Haar features, grow the tree on them (weighted by `sample_weight`)."
+    check_params(self)
+    X, hw = flatten_images(X)
+    X, classes, y_enc = validate_classification_data(self, X, y)
+    self.haar_ = clone(self.haar if self.haar is not None else HaarFeatures())
+    self.sdt_ = clone(self.tree if self.tree is not None else SDTClassifier(criterion='entropy'))
+    F = self.haar_.fit_transform(X if hw is None else X.reshape(len(X), *hw))
+    self.sdt_.fit(F, classes[y_enc], sample_weight=sample_weight)
+    self.tree_, self.classes_ = self.sdt_.tree_, self.sdt_.classes_
+    return self
 
 # %% ../nbs/16_haar.ipynb #2ee62d2e
 @patch

@@ -482,22 +482,30 @@ def to_tree(W, Theta):
     value[inner] = value[~inner].mean(0)
     return Tree(left, right, np.where(inner, -bias[np.minimum(pos, m - 1)], 0.0), value, W=Wt)
 
+# %% ../nbs/18_nongreedy.ipynb #ng-constraints
+_NONGREEDY_CONSTRAINTS = {   # `NonGreedyTreeClassifier`'s parameters: the values `check_params` accepts
+    'max_depth': [Interval(numbers.Integral, 1)], 'nu': [Interval(numbers.Real, 0, closed='neither')],
+    'learning_rate': [Interval(numbers.Real, 0, closed='neither')],
+    'max_iter': [Interval(numbers.Integral, 0)], 'batch_size': [Interval(numbers.Integral, 1)],
+    'momentum': [Interval(numbers.Real, 0, 1, 'left')], 'inference': [Options(('fast', 'exact'))],
+    'stable': [bool], 'reassign_every': [Interval(numbers.Integral, 1)],
+    'init': [Options(('cart',)), Tree, BaseEstimator],
+    'random_state': [None, Interval(numbers.Integral, 0), np.random.RandomState]}
+
 # %% ../nbs/18_nongreedy.ipynb #c0498e6c
 @numpydoc_sections({'tree_': 'the oblique tree on raw inputs', 'classes_': 'the class labels',
                     'history_': '(bound, training error, active leaves) per epoch', 'n_iter_': 'epochs run',
                     'x_mean_, x_scale_': 'the standardization the tree was trained in',
-                    'n_features_in_': "scikit-learn's record of the inputs"})
+                    'n_features_in_': "scikit-learn's record of the inputs"}, examples='''
+>>> from sklearn.datasets import load_iris
+>>> X, y = load_iris(return_X_y=True)
+>>> clf = NonGreedyTreeClassifier(max_depth=3, max_iter=5, random_state=0).fit(X, y)
+>>> clf.n_iter_, round(clf.score(X, y), 3)
+(5, 0.967)
+''')
 class NonGreedyTreeClassifier(TreeClassifierMixin, BaseEstimator):
     "Oblique tree trained non-greedily by SGD on the convex-concave upper bound (Norouzi et al., 2015)."
-    parameter_constraints = {
-        'max_depth': [Interval(numbers.Integral, 1)], 'nu': [Interval(numbers.Real, 0, closed='neither')],
-        'learning_rate': [Interval(numbers.Real, 0, closed='neither')],
-        'max_iter': [Interval(numbers.Integral, 0)], 'batch_size': [Interval(numbers.Integral, 1)],
-        'momentum': [Interval(numbers.Real, 0, 1, 'left')],
-        'inference': [Options(('fast', 'exact'))], 'stable': [bool],
-        'reassign_every': [Interval(numbers.Integral, 1)],
-        'init': [Options(('cart',)), Tree, BaseEstimator],
-        'random_state': [None, Interval(numbers.Integral, 0), np.random.RandomState]}
+    parameter_constraints = _NONGREEDY_CONSTRAINTS
 
     def __init__(self,
                  max_depth=6,          # depth of the complete oblique tree

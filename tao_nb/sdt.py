@@ -579,20 +579,29 @@ def theorem1_work(n, D, batch_exponent=10, n_halvings=7, min_batch=20, schedule=
     else: first = n_halvings * D * n0 * math.log2(n0 * 2 ** n_halvings)
     return first + math.ceil(D / 2 ** n_halvings) * n * math.log2(n)
 
+# %% ../nbs/15_sdt.ipynb #sdt-constraints
+_SDT_CONSTRAINTS = {   # `SDTClassifier`'s parameters: the values `check_params` accepts
+    'max_depth': [None, Interval(numbers.Integral, 0)], 'n_halvings': [Interval(numbers.Integral, 0)],
+    'min_samples_leaf': [Interval(numbers.Integral, 1)], 'min_batch': [Interval(numbers.Integral, 1)],
+    'batch_exponent': [Interval(numbers.Real, 0)], 'criterion': [Options(CRITERIA)],
+    'schedule': [Options(SCHEDULES)], 'ties': [Options(TIES)],
+    'max_features': [None, Interval(numbers.Integral, 1), Interval(numbers.Real, 0, 1, 'right')],
+    'random_state': [None, Interval(numbers.Integral, 0), np.random.RandomState],
+    'class_weight': [None, dict, Options(('balanced',))], 'verbose': [bool]}
+
 # %% ../nbs/15_sdt.ipynb #69799024
 @numpydoc_sections({'tree_': 'the grown `Tree`', 'classes_': 'the class labels',
                     'work_': 'counted work of the split searches (`Work`)',
-                    'n_features_in_, feature_names_in_': "scikit-learn's record of the inputs"})
+                    'n_features_in_, feature_names_in_': "scikit-learn's record of the inputs"}, examples='''
+>>> from sklearn.datasets import load_iris
+>>> X, y = load_iris(return_X_y=True)
+>>> clf = SDTClassifier(max_depth=3, random_state=0).fit(X, y)
+>>> int(clf.tree_.n_leaves), round(clf.score(X, y), 3)
+(5, 0.973)
+''')
 class SDTClassifier(TreeClassifierMixin, BaseEstimator):
     "Decision tree grown greedily with the stochastic split search of SDT (Tavallali et al.)."
-    parameter_constraints = {
-        'max_depth': [None, Interval(numbers.Integral, 0)], 'n_halvings': [Interval(numbers.Integral, 0)],
-        'min_samples_leaf': [Interval(numbers.Integral, 1)], 'min_batch': [Interval(numbers.Integral, 1)],
-        'batch_exponent': [Interval(numbers.Real, 0)], 'criterion': [Options(CRITERIA)],
-        'schedule': [Options(SCHEDULES)], 'ties': [Options(TIES)],
-        'max_features': [None, Interval(numbers.Integral, 1), Interval(numbers.Real, 0, 1, 'right')],
-        'random_state': [None, Interval(numbers.Integral, 0), np.random.RandomState],
-        'class_weight': [None, dict, Options(('balanced',))], 'verbose': [bool]}
+    parameter_constraints = _SDT_CONSTRAINTS
 
     def __init__(self,
                  max_depth=None,       # maximum depth (None: grow until pure)
