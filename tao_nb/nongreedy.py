@@ -582,8 +582,8 @@ def fit(self:NonGreedyTreeClassifier, X, y):
     assigned = route(Wst, Za, d) if self.stable else None
     history, best, order_e = [], None, np.arange(len(Za))
     for epoch in range(self.max_iter + 1):
-        Wnow = Wst.frozen()
-        *h, reached = self._evaluate(Wnow, Tst, Za, y, assigned, order_e)  # rows read as one array each
+        Wnow = Wst.frozen()                              # its rows are read as one array each
+        *h, reached = self._evaluate(Wnow, Tst, Za, y, assigned, order_e)
         history.append(h)
         order_e = np.argsort(reached, kind='stable')
         if best is None or history[-1][0] < best[0]: best = (history[-1][0], Wnow, Tst.dense())
