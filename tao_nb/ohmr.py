@@ -38,8 +38,14 @@ class HeuristicObliqueSolver(ObliqueSolver):
                     'initial_tree_': 'the tree TAO started from',
                     'history_': 'sum of squared errors (one-hot targets) per sweep',
                     'n_iter_': 'number of TAO sweeps', 'classes_': 'the class labels',
-                    'x_mean_, x_scale_': 'oblique nodes: the standardization TAO ran in',
-                    'n_features_in_, feature_names_in_': "scikit-learn's record of the inputs"})
+                    'x_mean_, x_scale_': 'oblique splits: the standardization TAO ran in',
+                    'n_features_in_, feature_names_in_': "scikit-learn's record of the inputs"}, examples='''
+>>> from sklearn.datasets import load_iris
+>>> X, y = load_iris(return_X_y=True)
+>>> clf = OneHotTAOClassifier(max_depth=3, random_state=0).fit(X, y)
+>>> round(clf.score(X, y), 3), clf.predict_proba(X[:1]).round(3).tolist()
+(0.98, [[1.0, 0.0, 0.0]])
+''')
 class OneHotTAOClassifier(TAOClassifier):
     "Classification as regression (OHMR's last section): TAO on the squared error of one-hot targets; argmax."
     def _fit_tree(self, settings, X, Y, classes=None, sample_weight=None):

@@ -181,10 +181,17 @@ def _fmt_default(d):
 
 
 def _field_comments(cls):
-    "Comments after the fields of a NamedTuple or dataclass (`name: type  # comment`), which docments does not read."
+    """Comments of the fields of a NamedTuple or dataclass, which docments does not read: after the field
+    (`name: type  # comment`) or, as docments reads parameters, on the comment lines just above it."""
     try: src = inspect.getsource(cls)
     except (OSError, TypeError): return {}
-    return {m.group(1): m.group(2).strip() for m in re.finditer(r'^\s+(\w+)\s*:[^#\n]*#\s*(.*)$', src, flags=re.M)}
+    out, above = {}, []
+    for line in src.split('\n'):
+        if re.match(r'^\s+#', line): above.append(line.strip().lstrip('#').strip()); continue
+        m = re.match(r'^\s+(\w+)\s*:[^#\n]*?(?:#\s*(.*))?$', line)
+        if m and (m.group(2) or above): out[m.group(1)] = (m.group(2) or ' '.join(above)).strip()
+        above = []
+    return out
 
 
 def symbol_kind(obj, is_member):
