@@ -106,8 +106,11 @@ def test_every_notebook_has_a_page_titled_by_its_h1_with_its_figures(site):
         assert h1, f"{nb.name} has no H1 title"
         assert name in pages, f"{nb.name}: no page {name}"
         assert pages[name].h1.strip() == h1.replace('`', ''), (nb.name, pages[name].h1)
-        n_png = sum('image/png' in o.get('data', {}) for c in json.loads(nb.read_text())['cells']
+        cells = json.loads(nb.read_text())['cells']
+        n_png = sum('image/png' in o.get('data', {}) for c in cells
                     for o in c.get('outputs', []) if 'hide' not in ''.join(c['source'])[:200])
+        n_png += sum(len(re.findall(r'!\[[^\]]*\]\((?![a-z]+:)[^)]+\)', ''.join(c['source'])))   # saved results as files
+                     for c in cells if c['cell_type'] == 'markdown')
         n_img = len([s for s in pages[name].resources if s.startswith('figures/')])
         assert n_img == n_png, f"{nb.name}: {n_png} saved figures, {n_img} on its page"
         names.append(name)

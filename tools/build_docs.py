@@ -25,6 +25,7 @@ import re
 import shutil
 import sys
 from pathlib import Path
+from urllib.parse import unquote
 
 from fastcore.docments import docments
 from latex2mathml.converter import convert as latex_to_mathml
@@ -127,8 +128,9 @@ def slugify(text):
 
 class Markdown:
     "CommonMark + tables + `$`/`$$` math as MathML; headings get ids; code spans naming a symbol or notebook link to it."
-    def __init__(self, links=None):
-        self.links, self.where = links or {}, ''
+    def __init__(self, links=None, assets=None):
+        # assets(src, where) -> the site's src for an image a notebook's markdown links to (a repository file)
+        self.links, self.where, self.assets = links or {}, '', assets
         self.md = (MarkdownIt('commonmark', {'html': True}).enable('table').enable('strikethrough')
                    .use(dollarmath_plugin, allow_space=True, allow_digits=True, double_inline=True,
                         renderer=lambda tex, opts: tex_to_mathml(tex, opts.get('display_mode', False), self.where)))
@@ -158,6 +160,8 @@ class Markdown:
                 k = 1
                 while slug in ids: slug, k = f'{base}-{k}', k + 1
                 ids.add(slug); tok.attrSet('id', slug)
+            for child in (tok.children or []) if self.assets else []:
+                if child.type == 'image': child.attrSet('src', self.assets(child.attrGet('src'), where))
         return self.md.renderer.render(tokens, self.md.options, env)
 
 
@@ -473,6 +477,16 @@ math[display="block"] { display:block math; margin:.8rem 0; overflow-x:auto; ove
 
 class Site:
     "The whole site: notebook pages, API pages, style sheet, figures."
+    def _asset(self, src, where):
+        """An image a notebook's markdown shows from a repository file (a saved result, e.g. `benchmarks/results/`):
+        copied into the site's `figures/`; links elsewhere are kept."""
+        if re.match(r'^[a-z][a-z0-9+.-]*:|^//|^/', src): return src
+        nb_dir = self.root if where == 'index.ipynb' else self.root / self.cfg.get('nbs_path', 'nbs')
+        path = (nb_dir / unquote(src)).resolve()
+        if not path.is_file(): raise FileNotFoundError(f"{where} shows {src}, which does not exist")
+        name = f'figures/file-{path.name}'
+        shutil.copyfile(path, self.out / name)
+        return name
     def __init__(self, root=ROOT, out=None):
         self.root = Path(root)
         self.cfg = read_settings(self.root)
@@ -485,7 +499,7 @@ class Site:
             name = page_name(p)
             if name in self.pages: raise ValueError(f"{p.name} and {self.pages[name].name} would both be {name}")
             self.pages[name] = p
-        self.md = Markdown(self._links())
+        self.md = Markdown(self._links(), self._asset)
         self.title_html = MarkdownIt('commonmark').renderInline    # titles: code spans, no links (they sit in links)
 
     def _links(self):
