@@ -4,13 +4,14 @@
 
 # %% auto #0
 __all__ = ['MAX_RANDOM_TREE_BYTES', 'INITS', 'Interval', 'Options', 'check_value', 'check_params', 'check_param', 'check_choice',
-           'validate_classification_data', 'fit_weights', 'check_complete_tree_size', 'random_tree_floats', 'cart_tree',
-           'random_tree', 'initial_tree', 'TreePredictorMixin', 'TreeClassifierMixin', 'feature_importances',
-           'numpydoc_sections']
+           'compiled', 'validate_classification_data', 'fit_weights', 'check_complete_tree_size', 'random_tree_floats',
+           'cart_tree', 'random_tree', 'initial_tree', 'TreePredictorMixin', 'TreeClassifierMixin',
+           'feature_importances', 'numpydoc_sections']
 
 # %% ../nbs/01_base.ipynb #5d949866
 import inspect
 import numbers
+import warnings
 import numpy as np
 from sklearn.base import ClassifierMixin
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
@@ -89,6 +90,24 @@ def check_param(name, value, kind=numbers.Real, low=None, high=None, low_inclusi
 def check_choice(name, value, options):
     "Raise a clear `ValueError` unless `value` is one of the strings `options`."
     check_value(name, value, [Options(tuple(options))])
+
+# %% ../nbs/01_base.ipynb #261ada79
+_warned_no_cache = []
+
+def compiled(**options):    # numba's `njit` options (e.g. inline='always', fastmath=True)
+    "numba's `njit`, cached on disk where a cache location can be written, else in memory (one warning)."
+    from numba import njit
+    def decorate(fn):
+        try: return njit(cache=True, **options)(fn)
+        except RuntimeError as e:
+            if 'cannot cache' not in str(e): raise
+            if not _warned_no_cache:
+                _warned_no_cache.append(fn.__name__)
+                warnings.warn("no writable location for numba's cache (a read-only install and no writable "
+                              "home; set NUMBA_CACHE_DIR to one): tao_nb's kernels compile at each new process",
+                              RuntimeWarning)
+            return njit(**options)(fn)
+    return decorate
 
 # %% ../nbs/01_base.ipynb #56baea5d
 def validate_classification_data(estimator, X, y, dtype=np.float64):

@@ -14,13 +14,12 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.special import logsumexp, softmax
 from fastcore.basics import patch
-from numba import njit
 from sklearn.base import BaseEstimator
 from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils import check_random_state
 from .tree import Tree, standardizer, standardize_tree, unstandardize_tree
-from .base import (validate_classification_data, TreeClassifierMixin, numpydoc_sections, Interval, Options,
-                         check_params, check_complete_tree_size)
+from .base import (compiled, validate_classification_data, TreeClassifierMixin, numpydoc_sections, Interval,
+                         Options, check_params, check_complete_tree_size)
 
 # %% ../nbs/18_nongreedy.ipynb #6e8576b5
 def leaf_paths(leaves, depth):
@@ -230,7 +229,7 @@ def _lr_step(self, rows, G, lr):
 LazyRows._advance, LazyRows.step = _lr_advance, _lr_step
 
 # %% ../nbs/18_nongreedy.ipynb #35af2b7c
-@njit(cache=True, fastmath=True, inline='always')
+@compiled(fastmath=True, inline='always')
 def _row_score(slot, B, V, abc, r, Xa, n):
     "w_r^T x_n for row r of LazyRows arrays: a B_s.x_n + b V_s.x_n at its slot s, 0 for a row without a slot."
     s = slot[r]
@@ -242,7 +241,7 @@ def _row_score(slot, B, V, abc, r, Xa, n):
     for k in range(Xa.shape[1]): dot_v += V[s, k] * Xa[n, k]
     return abc[s, 0] * dot_b + abc[s, 1] * dot_v
 
-@njit(cache=True, fastmath=True)
+@compiled(fastmath=True)
 def _pair_scores(slot, B, V, abc, rows, Xa):
     "w_r^T x_n for the rows rows[n] (n, c) of each point x_n."
     out = np.zeros(rows.shape)
@@ -325,7 +324,7 @@ def route(Wst, Xa, depth):
     return node - (2 ** depth - 1)
 
 # %% ../nbs/18_nongreedy.ipynb #b7d1e4c2
-@njit(cache=True)
+@compiled()
 def _leaf_loss(slot, B, V, abc, leaf, y):
     "Log loss for label y of the softmax of leaf `leaf`'s logits, a row of Theta's LazyRows arrays."
     r = slot[leaf]
@@ -337,7 +336,7 @@ def _leaf_loss(slot, B, V, abc, leaf, y):
     return np.log(tot) + top - (a * B[r, y] + b * V[r, y])
 
 # %% ../nbs/18_nongreedy.ipynb #b7d1e4c3
-@njit(cache=True, fastmath=True)
+@compiled(fastmath=True)
 def _radius1_best(slot, B, V, abc, Ts, Xa, y, depth, U):
     "Per point: best radius-1 candidate (leaf, nodes, dirs, scores, L_j - 2 pen_j), reached leaf; products."
     n, m, pairs = Xa.shape[0], 2 ** depth - 1, Xa.shape[0] * depth   # the reached paths' products, and:

@@ -8,15 +8,14 @@ import math, time
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 import numpy as np
-from numba import njit
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted, check_random_state, validate_data
 from .tree import Tree
 import numbers
 from fastcore.basics import patch
 from tqdm.auto import tqdm
-from .base import (validate_classification_data, TreeClassifierMixin, numpydoc_sections, Interval, Options,
-                         check_params, check_choice, fit_weights)
+from .base import (compiled, validate_classification_data, TreeClassifierMixin, numpydoc_sections, Interval,
+                         Options, check_params, check_choice, fit_weights)
 from .reduced import class_frequencies
 
 # %% auto #0
@@ -179,7 +178,7 @@ def best_thresholds(values,             # (F, m) each row sorted ascending
     return best, thr, valid
 
 # %% ../nbs/15_sdt.ipynb #sdt-scan
-@njit(cache=True, inline='always')
+@compiled(inline='always')
 def _scan(v, lab, T, code, msl, unsplit, tot, inc, xl, L):
     "Best valid cut of sorted row `v` (codes `lab`, totals T): (criterion, threshold), or (unsplit, inf)."
     m, K = len(v), len(T)
@@ -208,7 +207,7 @@ def _scan(v, lab, T, code, msl, unsplit, tot, inc, xl, L):
     return (unsplit, np.inf) if best == np.inf else (best, thr)
 
 # %% ../nbs/15_sdt.ipynb #sdt-sortpairs
-@njit(cache=True)
+@compiled()
 def _rank_place(v, l, ov, ol, cnt):
     "ov, ol = v, l sorted: each value goes to its rank (values below it, or equal and earlier); no branches."
     n = len(v)
@@ -221,7 +220,7 @@ def _rank_place(v, l, ov, ol, cnt):
         ol[cnt[i]] = l[i]
 
 # %% ../nbs/15_sdt.ipynb #sdt-merge
-@njit(cache=True, inline='always')
+@compiled(inline='always')
 def _merge(a, al, i, e1, c, cl, j, e2, out, ol, t):
     "Merge a[i:e1] and c[j:e2] with their labels into out[t:], ol[t:] (ties: a's first)."
     while i < e1 and j < e2:
@@ -244,7 +243,7 @@ def _merge(a, al, i, e1, c, cl, j, e2, out, ol, t):
         t += 1
 
 # %% ../nbs/15_sdt.ipynb #sdt-sortruns
-@njit(cache=True, inline='always')
+@compiled(inline='always')
 def _sort_pairs(v, l, bv, bl, cnt, run=32):
     "v, l sorted together, in (bv, bl) or (v, l) as returned: runs of `run` placed by rank, then merged."
     n = len(v)
@@ -265,7 +264,7 @@ def _sort_pairs(v, l, bv, bl, cnt, run=32):
 # bench_sdt.py --ranked)
 RANKED = 192
 
-@njit(cache=True)
+@compiled()
 def _block_ranks(X, rows, cols, V, R):
     "V[i, g] = X[rows[i], cols[g]], R[i, g] its rank in V[:, g] (ties: lower i first), all g at once (SIMD)."
     b, B = len(rows), len(cols)
@@ -279,7 +278,7 @@ def _block_ranks(X, rows, cols, V, R):
             for g in range(B): R[i, g] += np.int32(V[j, g] < V[i, g])
 
 # %% ../nbs/15_sdt.ipynb #sdt-mergescan-k
-@njit(cache=True)
+@compiled()
 def _merge_scan(vals, labs, X, rows, cols, blab, T, code, msl, unsplit, tot, inc, xl,
                 ov, ol, crit, thr, ranked):
     "Per feature f: X[rows, cols[f]] (codes blab) sorted, merged into the run (vals[f], labs[f]) and scanned."

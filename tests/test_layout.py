@@ -123,7 +123,7 @@ PACKAGE_FILES = sorted(p for p in (ROOT / 'tao_nb').rglob('*.py') if p.name != '
 def _compiled(fn):
     "Whether a function is a numba kernel (decorated with njit / jit / vectorize)."
     names = {ast.unparse(d.func if isinstance(d, ast.Call) else d).split('.')[-1] for d in fn.decorator_list}
-    return bool(names & {'njit', 'jit', 'vectorize', 'guvectorize'})
+    return bool(names & {'njit', 'jit', 'vectorize', 'guvectorize', 'compiled'})
 
 
 def _wide_signatures(src, where):

@@ -104,3 +104,21 @@ def test_huge_targets_get_one_clear_error(split_type):
     with pytest.raises(ValueError, match='too large for the squared error'):
         TAORegressor(max_depth=3, split_type=split_type).fit(X, X[:, 0] * 1e160)
     TAORegressor(max_depth=3, split_type=split_type).fit(X, X[:, 0] * 1e100)      # large but fine
+
+
+# 9: `import tao_nb` for a user who can write neither the installed package nor a home (numba finds no cache location)
+def test_import_and_fit_without_a_writable_cache_location():
+    import os
+    import shutil
+    import subprocess
+    import sys
+    if os.geteuid() != 0 or not shutil.which('setpriv'): pytest.skip('needs root and setpriv to become another user')
+    user = ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups']       # nobody: the package is root's
+    env = {'PATH': '/usr/bin:/bin', 'HOME': '/'}
+    if subprocess.run(user + [sys.executable, '-c', 'pass'], env=env, cwd='/').returncode:
+        pytest.skip("this Python is not readable by another user")
+    code = ("import tao_nb; from sklearn.datasets import load_digits; X, y = load_digits(return_X_y=True); "
+            "print(tao_nb.SDTClassifier(max_depth=3, random_state=0).fit(X, y).score(X, y) > 0.4)")
+    out = subprocess.run(user + [sys.executable, '-c', code], env=env, cwd='/', capture_output=True, text=True)
+    assert out.returncode == 0 and out.stdout.strip() == 'True', out.stderr[-2000:]
+    assert out.stderr.count("RuntimeWarning: no writable location for numba's cache") == 1, out.stderr[-2000:]
