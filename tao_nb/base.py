@@ -134,8 +134,8 @@ def fit_weights(X, y,               # validated inputs; targets (encoded labels 
                 sample_weight=None, # per-row weights (None: all 1)
                 class_weight=None,  # classifiers: None, a dict label -> weight, or 'balanced'
                 classes=None):      # classifiers: the labels that `y` encodes
-    """(X, y, classes, weights) of a weighted fit: rows of weight 0 dropped, labels re-encoded if a class
-    went; weights None when all are 1."""
+    """(X, y, classes, weights) of a weighted fit: rows of weight 0 dropped (every class of y stays a class);
+    weights None when all are 1."""
     if sample_weight is None and class_weight is None: return X, y, classes, None
     if isinstance(class_weight, dict): _check_class_weight(class_weight, classes)
     sw = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True, copy=True)
@@ -144,10 +144,8 @@ def fit_weights(X, y,               # validated inputs; targets (encoded labels 
     keep = sw > 0
     if not keep.any(): raise ValueError("every sample_weight (times its class weight) is 0: nothing to fit")
     X, y, sw = X[keep], y[keep], sw[keep]
-    if classes is not None:
-        present = np.unique(y)
-        if len(present) < 2: raise ValueError(f"only one class has positive weight: {classes[present]}")
-        classes, y = classes[present], np.searchsorted(present, y)
+    if classes is not None and len(present := np.unique(y)) < 2:
+        raise ValueError(f"only one class has positive weight: {classes[present]}")
     return X, y, classes, sw
 
 # %% ../nbs/01_base.ipynb #299e2c0d
@@ -205,7 +203,12 @@ def cart_tree(X, Y, max_depth, random_state=None, classes=None, oblique=False, s
         np.round(sample_weight / np.min(sample_weight[sample_weight > 0]), 9)
     cart = Cart(max_depth=max_depth, random_state=random_state).fit(Z, Y, sample_weight=sw)
     rows = slice(None) if sample_weight is None else np.asarray(sample_weight) > 0   # weight 0: no threshold
-    return _raw_thresholds(Tree.from_sklearn(cart), Z[rows], X[rows])
+    tree = _raw_thresholds(Tree.from_sklearn(cart), Z[rows], X[rows])
+    if classes is not None and len(cart.classes_) < len(classes):    # a class without rows: its column is 0
+        value = np.zeros((tree.n_nodes, len(classes)))
+        value[:, cart.classes_] = tree.value
+        tree.value = value
+    return tree
 
 def random_tree(X, Y, max_depth, random_state=None, classes=None, oblique=False, sample_weight=None):
     "init='random': a complete random tree of depth `max_depth` (oblique splits if `oblique`), size checked first."

@@ -185,6 +185,7 @@ def validation_split(X, y, fraction, seed, sample_weight=None):
     """(X_fit, X_val, y_fit, y_val, w_fit, w_val): a stratified split (weights go with their rows), or the
     training data twice when a class is too small to hold out."""
     counts = np.bincount(y)
+    counts = counts[counts > 0]          # the classes with rows (a class of weight 0 has none)
     n_val = int(np.ceil(fraction * len(y)))
     if fraction > 0 and counts.min() >= 2 and len(counts) <= n_val <= len(y) - len(counts):
         if sample_weight is None:

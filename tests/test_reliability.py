@@ -122,3 +122,18 @@ def test_import_and_fit_without_a_writable_cache_location():
     out = subprocess.run(user + [sys.executable, '-c', code], env=env, cwd='/', capture_output=True, text=True)
     assert out.returncode == 0 and out.stdout.strip() == 'True', out.stderr[-2000:]
     assert out.stderr.count("RuntimeWarning: no writable location for numba's cache") == 1, out.stderr[-2000:]
+
+
+# 2: a class whose rows all have weight 0 stays a class (as scikit-learn's trees keep it)
+def test_a_weightless_class_stays_in_classes():
+    from tao_nb import OneHotTAOClassifier, SDTClassifier, TAOPathClassifier
+    y = Y_DIG % 4
+    w = np.where(y == 2, 0.0, 1.0)
+    for est in [TAOClassifier(max_depth=3, random_state=0), TAOClassifier(max_depth=3, init='random', random_state=0),
+                TAOClassifier(max_depth=3, split_type='oblique', init='oblique', random_state=0),
+                TAOPathClassifier(Cs=[1.0, 0.3], max_depths=3, random_state=0), SDTClassifier(max_depth=3, random_state=0),
+                OneHotTAOClassifier(max_depth=3, random_state=0)]:
+        est.fit(X_DIG, y, sample_weight=w)
+        P = est.predict_proba(X_DIG)
+        assert list(est.classes_) == [0, 1, 2, 3] and P.shape == (len(y), 4), type(est).__name__
+        assert P[:, 2].max() == 0 and np.allclose(P.sum(1), 1), type(est).__name__

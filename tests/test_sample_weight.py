@@ -77,11 +77,14 @@ def test_zero_weights_are_dropped_rows(est):
     assert_same_tree(a, b, X)
 
 
-def test_zero_weights_drop_a_class():
+def test_zero_weights_keep_a_class_but_never_predict_it():
+    "A class whose rows all weigh 0 stays in classes_ (issue 27), with probability 0; the tree is the fit without its rows."
     w = (y != 7).astype(float)
     clf = TAOClassifier(max_depth=4, random_state=0).fit(X, y, sample_weight=w)
-    assert 7 not in clf.classes_ and 7 not in clf.predict(X)
-    np.testing.assert_array_equal(clf.classes_, TAOClassifier(max_depth=4, random_state=0).fit(X[y != 7], y[y != 7]).classes_)
+    assert 7 in clf.classes_ and 7 not in clf.predict(X) and clf.predict_proba(X)[:, 7].max() == 0
+    ref = TAOClassifier(max_depth=4, random_state=0).fit(X[y != 7], y[y != 7])
+    np.testing.assert_array_equal(clf.predict(X), ref.predict(X))
+    np.testing.assert_array_equal(clf.tree_.feature, ref.tree_.feature)
 
 
 @pytest.mark.parametrize('make', [lambda: TAOClassifier(max_depth=3, random_state=0),
