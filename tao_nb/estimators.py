@@ -68,7 +68,7 @@ class _BaseTAO(TreePredictorMixin, BaseEstimator):
                  max_iter=14,       # maximum number of TAO sweeps (the paper: 14)
                  tol=5e-3,          # stop when E decreases by less than this fraction (the paper: 0.5%)
                  prune=True,        # remove dead branches and pure subtrees after the last sweep
-                 n_jobs=None,       # joblib workers for the nodes of one depth level
+                 n_jobs=None,
                  random_state=None):# seed for a grown initial tree
         self.max_depth, self.init, self.max_iter, self.tol, self.prune = max_depth, init, max_iter, tol, prune
         self.split_type, self.C, self.solver, self.surrogate = split_type, C, solver, surrogate
@@ -134,9 +134,7 @@ class TAOClassifier(TreeClassifierMixin, _BaseTAO):
 
     def __init__(self, max_depth=8, init='cart', split_type='axis', C=1.0, solver='liblinear',
                  surrogate='svm', node_tol=1e-4, max_iter=14, tol=5e-3, prune=True, n_jobs=None,
-                 random_state=None,
-                 # None, a dict label -> weight, or 'balanced': multiplies `fit`'s sample_weight
-                 class_weight=None):
+                 random_state=None, class_weight=None):
         super().__init__(max_depth, init, split_type, C, solver, surrogate, node_tol, max_iter, tol, prune,
                          n_jobs, random_state)
         self.class_weight = class_weight
@@ -247,10 +245,11 @@ class TAOPathClassifier(TreeClassifierMixin, BaseEstimator):
                  se=0.5,                  # near-tie width (standard errors) for preferring the sparser tree
                  monotone_nonzeros=True,  # nonzeros and splits non-increasing along the path
                  node_tol=1e-2,           # liblinear's tolerance at each node (its default for L1)
-                 max_iter=14, tol=5e-3,   # TAO sweeps per C and relative stopping tolerance on E
-                 n_jobs=None,             # joblib workers for the nodes of one depth level
+                 max_iter=14,             # TAO sweeps per value of C at most
+                 tol=5e-3,                # stop a run when E decreases by less than this fraction
+                 n_jobs=None,
                  random_state=None,       # seed of the validation split and of a grown start
-                 class_weight=None,       # None, {label: weight} or 'balanced': times `fit`'s sample_weight
+                 class_weight=None,
                  verbose=False):          # progress bars (`tqdm.auto`): over the starts, over C in a path
         self.Cs, self.max_depths, self.inits, self.solver = Cs, max_depths, inits, solver
         self.validation_fraction, self.se, self.monotone_nonzeros = validation_fraction, se, monotone_nonzeros

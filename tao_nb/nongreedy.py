@@ -517,7 +517,7 @@ class NonGreedyTreeClassifier(TreeClassifierMixin, BaseEstimator):
                  stable=False,         # stable SGD: leaf assignments refreshed every `reassign_every` epochs
                  reassign_every=5,     # epochs between leaf reassignments (stable SGD)
                  init='cart',          # 'cart' (depth max_depth), or a `Tree` / fitted tree, same classes
-                 random_state=None):
+                 random_state=None):   # seed of the CART start and of the minibatch order
         self.max_depth, self.nu, self.learning_rate, self.max_iter = max_depth, nu, learning_rate, max_iter
         self.batch_size, self.momentum, self.inference, self.stable = batch_size, momentum, inference, stable
         self.reassign_every, self.init, self.random_state = reassign_every, init, random_state

@@ -613,7 +613,7 @@ class SDTClassifier(TreeClassifierMixin, BaseEstimator):
                  max_features=None,    # None: all features; int or fraction: a random subset drawn per node
                  ties='margin',        # rule among tied features: 'margin', 'random' or 'first' (`pick_tied`)
                  random_state=None,    # seed, `RandomState` or None
-                 class_weight=None,    # None, {label: weight} or 'balanced' (times `fit`'s sample_weight)
+                 class_weight=None,
                  verbose=False):       # show the growth, one depth level at a time (`tqdm.auto`)
         self.max_depth, self.min_samples_leaf, self.n_halvings = max_depth, min_samples_leaf, n_halvings
         self.batch_exponent, self.criterion, self.min_batch = batch_exponent, criterion, min_batch

@@ -54,9 +54,12 @@ class Page(HTMLParser):
         if not {'code', 'pre', 'math', 'script', 'style', 'title'} & set(self._stack): self.prose.append(data)
 
 
+BUILDER = _load_builder()
+
+
 @pytest.fixture(scope='module')
 def site(tmp_path_factory):
-    out = _load_builder().build(tmp_path_factory.mktemp('docs') / 'site')
+    out = BUILDER.build(tmp_path_factory.mktemp('docs') / 'site')
     pages = {p.relative_to(out).as_posix(): Page(p.read_text(encoding='utf-8')) for p in out.rglob('*.html')}
     return out, pages
 
@@ -179,8 +182,9 @@ def test_every_public_estimator_has_typed_parameters_and_running_examples(est, s
     doc = inspect.getdoc(est)
     params = [p for p in inspect.signature(est.__init__).parameters if p != 'self']
     for p in params:
-        line = re.search(rf'^{p} : (.*)$', doc, re.M)
+        line = re.search(rf'^{p} : (.*)\n    (.*)$', doc, re.M)
         assert line and not line.group(1).startswith('default='), f"{est.__name__}.{p}: no type in the docstring"
+        assert line.group(2).strip(), f"{est.__name__}.{p}: no description (an inline comment or PARAMETER_DOCS)"
     examples = _load_builder().numpydoc_split(doc)[2]
     assert examples.startswith('>>>'), f"{est.__name__}: no Examples section"
     runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
@@ -190,3 +194,9 @@ def test_every_public_estimator_has_typed_parameters_and_running_examples(est, s
     first = examples.split('\n')[0][4:]
     assert any('Examples' in e['html'] and first in e['html'] for p in pages.values() for e in p.entries.values()
                if e['symbol'].endswith('.' + est.__name__)), f"{est.__name__}: the site does not show its Examples"
+    assert any(k.endswith('.' + est.__name__) for k in BUILDER._EXAMPLES_RUN), f"the docs build did not run {est.__name__}'s"
+
+
+def test_a_failing_example_stops_the_docs_build():
+    with pytest.raises(RuntimeError, match='the Examples of x.f fail'):
+        BUILDER.run_examples('>>> 1 + 1\n3', BUILDER.run_examples, 'x.f')

@@ -17,9 +17,11 @@ import argparse
 import ast
 import base64
 import configparser
+import contextlib
 import html
 import importlib
 import inspect
+import io
 import json
 import re
 import shutil
@@ -48,6 +50,19 @@ def numpydoc_split(doc):
         lines = rest.split('Attributes\n----------\n', 1)[1].strip().split('\n')
         for name, desc in zip(lines[::2], lines[1::2]): attrs.append((name.strip(), desc.strip()))
     return summary.strip(), attrs, examples.strip()
+
+
+_EXAMPLES_RUN = {}
+
+def run_examples(examples, obj, name):
+    "Run a docstring's Examples (doctest) once per symbol; a failing example stops the build."
+    import doctest
+    if name in _EXAMPLES_RUN: return
+    runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
+    test = doctest.DocTestParser().get_doctest(examples, {obj.__name__: obj}, name, None, 0)
+    with contextlib.redirect_stdout(io.StringIO()) as out: runner.run(test)
+    if runner.failures: raise RuntimeError(f"the Examples of {name} fail:\n{out.getvalue()}")
+    _EXAMPLES_RUN[name] = runner.tries
 
 
 def read_settings(root=ROOT):
@@ -204,6 +219,12 @@ def symbol_kind(obj, is_member):
     return 'method' if is_member else 'function'
 
 
+def _shared_docs():
+    "The package's one home for parameter descriptions several estimators share (`PARAMETER_DOCS`), if it has one."
+    try: return dict(importlib.import_module(read_settings()['lib_name'] + '.base').PARAMETER_DOCS)
+    except (ImportError, AttributeError): return {}
+
+
 def signature_parts(obj, is_member):
     "Rows (name, annotation, default, docment) of `obj`'s parameters and its return annotation, or None if it has none."
     try: sig = inspect.signature(obj)
@@ -214,10 +235,11 @@ def signature_parts(obj, is_member):
     except Exception: docs = {}
     if inspect.isclass(obj) and (hasattr(obj, '_fields') or hasattr(obj, '__dataclass_fields__')):
         docs = {k: {'docment': v} for k, v in _field_comments(obj).items()}
-    rows = []
+    rows, shared = [], _shared_docs() if inspect.isclass(obj) else {}
     for p in params:
         name = {p.VAR_POSITIONAL: '*', p.VAR_KEYWORD: '**'}.get(p.kind, '') + p.name
-        rows.append((name, _fmt_anno(p.annotation), _fmt_default(p.default), (docs.get(p.name) or {}).get('docment') or ''))
+        doc = (docs.get(p.name) or {}).get('docment') or shared.get(p.name, '')
+        rows.append((name, _fmt_anno(p.annotation), _fmt_default(p.default), doc))
     ret = _fmt_anno(sig.return_annotation) if not inspect.isclass(obj) else ''
     ret_doc = '' if inspect.isclass(obj) else ((docs.get('return') or {}).get('docment') or '')
     return rows, ret, ret_doc
@@ -257,7 +279,9 @@ class Symbol:
         doc, attrs, examples = numpydoc_split(inspect.getdoc(obj) or '')
         if doc: h.append(f'<div class="api-doc">{md(doc, where=where, root=root, ids=set())}</div>')
         if attrs: h.append('<dl class="api-attrs"><dt>Attributes</dt>' + ''.join(f'<dd><code>{esc(k)}</code>: {esc(v)}</dd>' for k, v in attrs) + '</dl>')
-        if examples: h.append('<div class="api-examples"><strong>Examples</strong>' + code_html(examples) + '</div>')
+        if examples:
+            run_examples(examples, obj, self.fullname)
+            h.append('<div class="api-examples"><strong>Examples</strong>' + code_html(examples) + '</div>')
         if parts is not None and (parts[0] or parts[2]):
             rows, ret, ret_doc = parts
             typed = ret or any(a for _, a, _, _ in rows)      # no Type column when nothing is annotated
