@@ -14,10 +14,18 @@ from .tao import tao, TAOSettings
 from .solvers.oblique import ObliqueSolver
 from .path import tao_path, TAOPath, PathSettings
 from .estimators import TAOClassifier, TAORegressor, TAOPathClassifier
-from .sdt import SDTClassifier
-from .haar import HaarFeatures, HaarTreeClassifier
-from .ohmr import OneHotTAOClassifier
-from .nongreedy import NonGreedyTreeClassifier
+import importlib
+
+# the methods with compiled kernels (numba) load when first named, so `import tao_nb` compiles and caches nothing
+_LAZY = {'SDTClassifier': 'sdt', 'HaarFeatures': 'haar', 'HaarTreeClassifier': 'haar',
+         'OneHotTAOClassifier': 'ohmr', 'NonGreedyTreeClassifier': 'nongreedy'}
+
+def __getattr__(name):
+    "`tao_nb.SDTClassifier` and the other lazily loaded names: imported from their module at first use."
+    if name not in _LAZY: raise AttributeError(f"module 'tao_nb' has no attribute {name!r}")
+    return getattr(importlib.import_module(f'tao_nb.{_LAZY[name]}'), name)
+
+def __dir__(): return sorted([*globals(), *_LAZY])
 
 _all_ = ['Tree', 'Split', 'tao', 'TAOSettings', 'ObliqueSolver', 'tao_path', 'TAOPath', 'PathSettings',
          'TAOClassifier', 'TAORegressor', 'TAOPathClassifier', 'SDTClassifier', 'HaarFeatures',
