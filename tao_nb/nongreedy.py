@@ -18,7 +18,8 @@ from sklearn.base import BaseEstimator
 from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils import check_random_state
 from .tree import Tree, standardizer, standardize_tree, unstandardize_tree
-from .base import (compiled, validate_classification_data, TreeClassifierMixin, numpydoc_sections, Interval,
+from .base import (compiled, note_compilation, validate_classification_data, TreeClassifierMixin,
+                         numpydoc_sections, Interval,
                          Options, check_params, check_complete_tree_size)
 
 # %% ../nbs/18_nongreedy.ipynb #6e8576b5
@@ -575,6 +576,7 @@ def fit(self:NonGreedyTreeClassifier, X, y):
     check_params(self)
     X, self.classes_, y = validate_classification_data(self, X, y)
     self._check_size(len(self.classes_))
+    note_compilation()
     rng = check_random_state(self.random_state)
     Za, cols, Wst, Tst = self._start(X, y, rng)
     d, fast = self.max_depth, self.inference == 'fast'

@@ -14,7 +14,8 @@ from .tree import Tree
 import numbers
 from fastcore.basics import patch
 from tqdm.auto import tqdm
-from .base import (compiled, validate_classification_data, TreeClassifierMixin, numpydoc_sections, Interval,
+from .base import (compiled, note_compilation, validate_classification_data, TreeClassifierMixin,
+                         numpydoc_sections, Interval,
                          Options, check_params, check_choice, fit_weights)
 from .reduced import class_frequencies
 
@@ -667,6 +668,7 @@ def fit(self:SDTClassifier, X, y, sample_weight=None):
     # float32 stays float32 (a Haar feature matrix is not copied)
     X, classes, y_enc = validate_classification_data(self, X, y, dtype=(np.float64, np.float32))
     X, y_enc, self.classes_, sw = fit_weights(X, y_enc, sample_weight, self.class_weight, classes)
+    note_compilation()
     search = SplitSearch(len(self.classes_), **{p: getattr(self, p) for p in _SEARCH_PARAMETERS})
     rng = np.random.default_rng(check_random_state(self.random_state).randint(np.iinfo(np.int32).max))
     self.tree_, self.work_ = self._grow(X, y_enc, sw, search, rng)
