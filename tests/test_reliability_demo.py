@@ -76,3 +76,20 @@ def test_the_demo_as_a_user_who_cannot_write_the_working_directory():
     assert '    2    TAO' in out.stdout
     assert 'figure of the objective per sweep: not written (Permission denied)' in out.stdout
     assert not os.path.exists('/' + FIGURE)
+
+
+# 17: the notebook runs' IPython shells are closed at the end of the session (tests/conftest.py), not one full garbage
+# collection each at exit; the seconds from the session's end to exit are measured by conftest (TAO_NB_EXIT_TIMES=1)
+def test_the_notebook_shells_are_closed_by_one_collection():
+    import gc
+    from conftest import close_notebook_shells
+    from execnb.shell import CaptureShell
+    shell = CaptureShell()
+    shell.run_cell('import numpy as np\nbig = np.ones(10**6)')
+    assert 'big' in shell.user_ns
+    collect, calls = gc.collect, []
+    gc.collect = lambda *args, **kwargs: calls.append(1) or collect(*args, **kwargs)
+    try: assert close_notebook_shells() >= 1
+    finally: gc.collect = collect
+    assert calls == [1] and 'big' not in shell.user_ns and shell.history_manager is None
+    assert not hasattr(shell, 'tempfiles') and close_notebook_shells() == 0        # closed once, not again at exit
