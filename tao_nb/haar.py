@@ -15,8 +15,9 @@ from .base import validate_classification_data, TreeClassifierMixin, numpydoc_se
 from .sdt import SDTClassifier, exhaustive_split, split_criterion
 
 # %% auto #0
-__all__ = ['HAAR_FAMILIES', 'integral_images', 'corner_coefficients', 'input_shape', 'flatten_images', 'infer_image_shape',
-           'deskew', 'HaarFeatures', 'haar_tree_apply', 'HaarTreeClassifier']
+__all__ = ['HAAR_FAMILIES', 'MAX_HAAR_BYTES', 'FIT_BYTES_PER_FEATURE', 'HAAR_CHUNK_BYTES', 'integral_images',
+           'corner_coefficients', 'input_shape', 'flatten_images', 'infer_image_shape', 'deskew', 'HaarFeatures',
+           'haar_tree_apply', 'HaarTreeClassifier']
 
 # %% ../nbs/16_haar.ipynb #a6a27194
 def integral_images(images): # (N, H, W) images
@@ -100,7 +101,7 @@ def _is_int(v, lo):
 _HAAR_CONSTRAINTS = {
     'image_shape': [None, tuple, list], 'families': [tuple, list, np.ndarray],
     'cell_sizes': [None, tuple, list, np.ndarray], 'dtype': [str, type, np.dtype], 'deskew': [bool],
-    'stride': [Interval(numbers.Integral, 1)], 'chunk_size': [Interval(numbers.Integral, 1)]}
+    'stride': [Interval(numbers.Integral, 1)], 'chunk_size': [None, Interval(numbers.Integral, 1)]}
 
 # %% ../nbs/16_haar.ipynb #344765c6
 @numpydoc_sections({'image_shape_': '(H, W) of the images', 'n_features_in_': 'pixels per image',
@@ -120,7 +121,7 @@ class HaarFeatures(TransformerMixin, BaseEstimator):
                  cell_sizes=None,      # cell heights/widths to use (None: 1..H or W)
                  stride=1,             # step between filter positions
                  dtype='float32',      # output dtype
-                 chunk_size=1024,      # images per chunk in `transform`
+                 chunk_size=None,      # images per chunk in `transform` (None: within `HAAR_CHUNK_BYTES`)
                  deskew=False):        # shear each image upright first (`deskew`; not in the SDT paper)
         self.image_shape, self.families, self.cell_sizes = image_shape, families, cell_sizes
         self.stride, self.dtype, self.chunk_size, self.deskew = stride, dtype, chunk_size, deskew
@@ -194,6 +195,24 @@ def _place_filters(families, sizes, H, W, stride):
                 coef.append(np.broadcast_to(cv, idx[-1].shape))
     return rows, idx, coef
 
+# %% ../nbs/16_haar.ipynb #haar-size
+MAX_HAAR_BYTES = 2**32          # fit's tables or transform's output above it are refused (users may raise it)
+FIT_BYTES_PER_FEATURE = 700     # peak bytes per feature while `fit` enumerates (measured below)
+
+def _count_filters(families, sizes, H, W, stride):
+    "Number of filters `_place_filters` places, counted without placing them (rows and columns independent)."
+    fits = lambda n, cell: np.maximum(0, (n - cell * np.asarray(sizes)) // stride + 1).sum()  # positions
+    return int(sum(fits(H, HAAR_FAMILIES[f].shape[0]) * fits(W, HAAR_FAMILIES[f].shape[1]) for f in families))
+
+def _nbytes_text(n): return f"{n / 2**30:.1f} GiB" if n >= 2**30 else f"{n / 2**20:.1f} MiB"
+
+def _check_haar_size(need, what, advice):
+    "Refuse, before anything is allocated, `need` bytes over `MAX_HAAR_BYTES`."
+    if need > MAX_HAAR_BYTES:
+        limit = _nbytes_text(MAX_HAAR_BYTES)
+        raise ValueError(f"{what} need {_nbytes_text(need)}, over MAX_HAAR_BYTES ({limit}); {advice}, "
+                         "or raise tao_nb.haar.MAX_HAAR_BYTES")
+
 # %% ../nbs/16_haar.ipynb #503c4a97
 @patch
 def fit(self:HaarFeatures, X, y=None):
@@ -204,14 +223,16 @@ def fit(self:HaarFeatures, X, y=None):
     H, W = self.image_shape_
     if self.cell_sizes is None: sizes = range(1, max(H, W) + 1)
     else: sizes = sorted(set(int(s) for s in self.cell_sizes))
+    n = _count_filters(self.families, sizes, H, W, self.stride)
+    _check_haar_size(n * FIT_BYTES_PER_FEATURE, f"HaarFeatures.fit: {n:,} features of {(H, W)} images",
+                     "use a larger stride, fewer cell_sizes or fewer families")
     rows, idx, coef = _place_filters(self.families, sizes, H, W, self.stride)
     if not rows:
         raise ValueError(f"no Haar feature fits images of shape {(H, W)} ({H * W} feature(s)) with families "
                          f"{list(self.families)} and cell_sizes {self.cell_sizes}")
     self.features_ = np.concatenate(rows)
-    T = 9
-    def pad(blocks, fill):
-        return np.concatenate([np.pad(b, ((0, 0), (0, T - b.shape[1])), constant_values=fill)
+    def pad(blocks, fill):   # to 9 corners
+        return np.concatenate([np.pad(b, ((0, 0), (0, 9 - b.shape[1])), constant_values=fill)
                                for b in blocks])
     self.corner_index_ = pad(idx, 0).astype(np.int64)     # (F, 9) flat integral-image indices
     self.corner_coef_ = pad(coef, 0).astype(np.float64)   # (F, 9) coefficients (0 = padding)
@@ -223,30 +244,55 @@ def fit(self:HaarFeatures, X, y=None):
     self.n_features_out_ = F
     return self
 
-# %% ../nbs/16_haar.ipynb #28d1c277
+# %% ../nbs/16_haar.ipynb #haar-chunk
+HAAR_CHUNK_BYTES = 64 * 2**20   # `transform`'s temporaries per chunk when `chunk_size` is None
+
 @patch
-def _transform(self:HaarFeatures, X):
-    "(N, n_features_out_) Haar features: integral images times `matrix_`, `chunk_size` images at a time."
-    check_is_fitted(self)
-    check_params(self, {'chunk_size': HaarFeatures.parameter_constraints['chunk_size']})   # set after fit?
-    imgs = self._images(X, reset=False)
-    out = np.empty((len(imgs), self.n_features_out_), dtype=self.dtype)
-    for s in range(0, len(imgs), self.chunk_size):
-        ii = integral_images(self._upright(imgs[s:s + self.chunk_size])).reshape(-1, self.matrix_.shape[0])
-        with np.errstate(over='ignore'):                         # an overflow is checked next
-            out[s:s + self.chunk_size] = (self.matrix_.T @ ii.T).T
-        if not np.isfinite(out[s:s + self.chunk_size]).all():
-            raise ValueError(f"Haar features overflow {np.dtype(self.dtype).name} (pixel sums too large); "
-                             "use dtype='float64' or scale the images")
+def _chunk_rows(self:HaarFeatures):
+    "Images per chunk of `transform`: `chunk_size`, or (None) as many as `HAAR_CHUNK_BYTES` holds."
+    if self.chunk_size is not None: return int(self.chunk_size)
+    H, W = self.image_shape_   # float64 product, cast checks (16 bytes a feature); integral, deskewed images
+    per_image = 16 * self.n_features_out_ + 8 * (H + 1) * (W + 1) * (12 if self.deskew else 3)
+    return max(1, HAAR_CHUNK_BYTES // per_image)
+
+def _cast_features(values, out):
+    "Write float64 `values` into `out` (of the output dtype), refusing values that overflow or underflow it."
+    with np.errstate(over='ignore', under='ignore'): out[...] = values   # checked next
+    if not np.issubdtype(out.dtype, np.floating): return out
+    name, tiny = out.dtype.name, np.finfo(out.dtype).tiny
+    if not np.isfinite(out).all():
+        raise ValueError(f"Haar features overflow {name} (pixel sums too large); "
+                         "use dtype='float64' or scale the images")
+    if np.count_nonzero(np.abs(out) < tiny) > np.count_nonzero(values == 0):   # nonzero sums below `tiny`
+        raise ValueError(f"Haar features underflow {name} (nonzero pixel sums below {tiny:.1e} are rounded); "
+                         "rescale the images (e.g. to [0, 1] or [0, 255]) or use dtype='float64'")
     return out
 
-# %% ../nbs/16_haar.ipynb #d40ac14f
 @patch
 def output_nbytes(self:HaarFeatures, n_images):
     "Bytes of the transformed output for `n_images` images."
     check_is_fitted(self)
     return n_images * self.n_features_out_ * np.dtype(self.dtype).itemsize
 
+# %% ../nbs/16_haar.ipynb #28d1c277
+@patch
+def _transform(self:HaarFeatures, X):
+    "(N, n_features_out_) Haar features: integral images times `matrix_`, `_chunk_rows` images at a time."
+    check_is_fitted(self)
+    check_params(self, {'chunk_size': HaarFeatures.parameter_constraints['chunk_size']})   # set after fit?
+    n = input_shape(X)[0] if input_shape(X) else 0
+    shape, dtype = f"({n:,}, {self.n_features_out_:,})", np.dtype(self.dtype).name
+    what = f"HaarFeatures.transform of {n:,} images: its {shape} {dtype} features"
+    _check_haar_size(self.output_nbytes(n), what,
+                     "transform fewer images at a time, use a larger stride or fewer cell_sizes")
+    imgs = self._images(X, reset=False)
+    out, step = np.empty((len(imgs), self.n_features_out_), dtype=self.dtype), self._chunk_rows()
+    for s in range(0, len(imgs), step):
+        ii = integral_images(self._upright(imgs[s:s + step])).reshape(-1, self.matrix_.shape[0])
+        _cast_features((self.matrix_.T @ ii.T).T, out[s:s + step])
+    return out
+
+# %% ../nbs/16_haar.ipynb #d40ac14f
 @patch
 def integral_cost(self:HaarFeatures):
     "Operations per image before any feature, one per pixel per pass: HW (integral image), 4HW to deskew."
@@ -278,7 +324,8 @@ def haar_tree_apply(tree,            # `tao_nb.tree.Tree` over the columns of `h
     def haar_scores(ii, idx, nodes):  # the node's feature, from 4 lookups per rectangle corner set
         f = tree.feature[nodes]
         lookups[idx] += haar.lookups_[f]
-        return (ii[idx[:, None], haar.corner_index_[f]] * haar.corner_coef_[f]).sum(1).astype(haar.dtype)
+        values = (ii[idx[:, None], haar.corner_index_[f]] * haar.corner_coef_[f]).sum(1)
+        return _cast_features(values, np.empty(len(values), haar.dtype))   # as `transform` casts them
     return tree.descend(ii, 0, scores=haar_scores), lookups
 
 # %% ../nbs/16_haar.ipynb #deaac96e
@@ -296,12 +343,14 @@ def haar_tree_apply(tree,            # `tao_nb.tree.Tree` over the columns of `h
 ''')
 class HaarTreeClassifier(TreeClassifierMixin, BaseEstimator):
     "SDT tree over Haar features; prediction computes only the features on each root-leaf path."
-    parameter_constraints = {'haar': [None, HaarFeatures], 'tree': [None, SDTClassifier]}
+    parameter_constraints = {'haar': [None, HaarFeatures], 'tree': [None, SDTClassifier],
+                             'random_state': [None, Interval(numbers.Integral, 0), np.random.RandomState]}
 
     def __init__(self,
                  haar=None,  # a `HaarFeatures` (default: HaarFeatures())
-                 tree=None): # an `SDTClassifier` (default: SDTClassifier(criterion='entropy'), as eq. 2)
-        self.haar, self.tree = haar, tree
+                 tree=None,  # an `SDTClassifier` (default: SDTClassifier(criterion='entropy'), as eq. 2)
+                 random_state=None): # seed of the tree's search, unless `tree` has its own random_state
+        self.haar, self.tree, self.random_state = haar, tree, random_state
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -318,6 +367,7 @@ def fit(self:HaarTreeClassifier, X, y, sample_weight=None):
     X, classes, y_enc = validate_classification_data(self, X, y)
     self.haar_ = clone(self.haar if self.haar is not None else HaarFeatures())
     self.sdt_ = clone(self.tree if self.tree is not None else SDTClassifier(criterion='entropy'))
+    if self.sdt_.random_state is None: self.sdt_.set_params(random_state=self.random_state)
     F = self.haar_.fit_transform(X if hw is None else X.reshape(len(X), *hw))
     self.sdt_.fit(F, classes[y_enc], sample_weight=sample_weight)
     self.tree_, self.classes_ = self.sdt_.tree_, self.sdt_.classes_
