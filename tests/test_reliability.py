@@ -35,11 +35,11 @@ def test_regression_weights_of_any_scale():
 
 
 def test_integer_weight_scales_agree_across_many_random_problems():
-    """Seeded random problems: weights w and 10**k * w give the same axis tree (k from -12 to 12). (A random start,
+    """500 seeded random problems: weights w and 10**k * w give the same axis tree (k from -12 to 12). (A random start,
     init='random', places thresholds at weighted ranks counted in units of weight, so that integer weights are
     repeated rows: its start depends on the weights' scale by design; `00_tree` says so.)"""
     rng = np.random.default_rng(27)
-    for case in range(40):
+    for case in range(500):
         X = rng.normal(size=(80, 4)).round(1)
         y = (X[:, 0] + rng.normal(scale=0.7, size=80) > 0).astype(int) + (X[:, 1] > 0.5)
         w = rng.integers(1, 4, 80).astype(float)
