@@ -1,34 +1,16 @@
 """Shared test configuration: headless matplotlib, the repository root on sys.path, and a process that ends when
 its tests end (issue 27, #17)."""
 import atexit
-import gc
 import os
 import sys
 import time
 from pathlib import Path
 
+from notebook_shells import close_notebook_shells     # tests/notebook_shells.py
+
 os.environ.setdefault('MPLBACKEND', 'Agg')
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path: sys.path.insert(0, str(ROOT))
-
-
-def close_notebook_shells():
-    """Close the IPython shells that ran notebooks (execnb's, one per `test_notebooks` item; nbdev keeps none), with
-    one garbage collection for them all; returns how many. Left to exit, each shell's `atexit_operations` clears its
-    namespace through IPython's `DisplayHook.flush`, which runs a full collection of the whole heap: two dozen of
-    them, on the suite's heap of over a gigabyte, kept the process alive ~45 s after pytest's summary."""
-    shell_mod = sys.modules.get('IPython.core.interactiveshell')
-    if shell_mod is None: return 0
-    shells = [o for o in gc.get_objects() if isinstance(o, shell_mod.InteractiveShell) and hasattr(o, 'tempfiles')]
-    collect, gc.collect = gc.collect, lambda *args, **kwargs: 0     # IPython's per-shell collections, skipped
-    try:
-        for shell in shells:                  # (a closed shell has no `tempfiles`: its atexit_operations deletes them)
-            atexit.unregister(shell.atexit_operations)
-            try: shell.atexit_operations()
-            except Exception as e: print(f"tests/conftest.py: closing an IPython shell: {e!r}", file=sys.stderr)
-    finally: gc.collect = collect
-    gc.collect()
-    return len(shells)
 
 
 _ENDED = []        # perf_counter when the session ended, read by the atexit check below

@@ -82,7 +82,7 @@ def test_the_demo_as_a_user_who_cannot_write_the_working_directory():
 # collection each at exit; the seconds from the session's end to exit are measured by conftest (TAO_NB_EXIT_TIMES=1)
 def test_the_notebook_shells_are_closed_by_one_collection():
     import gc
-    from conftest import close_notebook_shells
+    from notebook_shells import close_notebook_shells
     from execnb.shell import CaptureShell
     shell = CaptureShell()
     shell.run_cell('import numpy as np\nbig = np.ones(10**6)')
