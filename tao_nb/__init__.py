@@ -17,7 +17,7 @@ from .path import tao_path, TAOPath, PathSettings
 from .estimators import TAOClassifier, TAORegressor, TAOPathClassifier
 import importlib
 
-# the methods with compiled kernels (numba) load when first named, so `import tao_nb` compiles and caches nothing
+# the methods with compiled kernels (numba) load when first named: `import tao_nb` compiles nothing
 _LAZY = {'SDTClassifier': 'sdt', 'HaarFeatures': 'haar', 'HaarTreeClassifier': 'haar',
          'OneHotTAOClassifier': 'ohmr', 'NonGreedyTreeClassifier': 'nongreedy'}
 
@@ -28,6 +28,6 @@ def __getattr__(name):
 
 def __dir__(): return sorted([*globals(), *_LAZY])
 
-_all_ = ['Tree', 'Split', 'Deskew', 'tao', 'TAOSettings', 'ObliqueSolver', 'tao_path', 'TAOPath', 'PathSettings',
-         'TAOClassifier', 'TAORegressor', 'TAOPathClassifier', 'SDTClassifier', 'HaarFeatures',
-         'HaarTreeClassifier', 'OneHotTAOClassifier', 'NonGreedyTreeClassifier']
+_all_ = ['Tree', 'Split', 'Deskew', 'tao', 'TAOSettings', 'ObliqueSolver', 'tao_path', 'TAOPath',
+         'PathSettings', 'TAOClassifier', 'TAORegressor', 'TAOPathClassifier', 'SDTClassifier',
+         'HaarFeatures', 'HaarTreeClassifier', 'OneHotTAOClassifier', 'NonGreedyTreeClassifier']

@@ -108,7 +108,8 @@ def compiled(**options):    # numba's `njit` options (e.g. inline='always', fast
             if not _warned_no_cache:
                 _warned_no_cache.append(fn.__name__)
                 warnings.warn("no writable location for numba's cache (a read-only install and no writable "
-                              "home; set NUMBA_CACHE_DIR to one): tao_nb's kernels compile at each new process",
+                              "home; set NUMBA_CACHE_DIR to one): tao_nb's kernels compile at each new "
+                              "process",
                               RuntimeWarning)
             _KERNELS.append(njit(**options)(fn))
             return _KERNELS[-1]
@@ -142,9 +143,10 @@ def validate_classification_data(estimator, X, y, dtype=np.float64):
 
 # %% ../nbs/01_base.ipynb #95eddf08
 def _check_class_weight(class_weight, classes):
-    "A clear error for a `class_weight` dict with a label not in y or a weight that is not a finite number >= 0."
+    "A clear error for a `class_weight` dict with a label not in y or a weight not a finite number >= 0."
     unknown = [k for k in class_weight if k not in set(classes.tolist())]
-    if unknown: raise ValueError(f"class_weight has labels that are not in y: {unknown}; y has {list(classes)}")
+    if unknown:
+        raise ValueError(f"class_weight has labels that are not in y: {unknown}; y has {list(classes)}")
     bad = {k: v for k, v in class_weight.items() if not Interval(numbers.Real, 0).accepts(v)}
     if bad: raise ValueError(f"class_weight must map labels to finite numbers >= 0; got {bad}")
 
@@ -204,7 +206,7 @@ def check_complete_tree_size(max_depth,        # depth of the complete tree
                          f"{need / 2**30:.1f} GiB; {advice}")
 
 def random_tree_floats(n_weights, n_values):
-    "8-byte numbers per node at the peak of `Tree.random` (measured below): weight rows and values twice, and 24."
+    "8-byte numbers per node at `Tree.random`'s peak (measured below): weight rows and values twice, + 24."
     return 2 * (n_weights + n_values) + 24
 
 # %% ../nbs/01_base.ipynb #b26268d6
@@ -214,8 +216,8 @@ def cart_tree(X, Y, max_depth, random_state=None, classes=None, oblique=False, s
     Cart = DecisionTreeClassifier if classes is not None else DecisionTreeRegressor
     mu, sd = standardizer(X, sample_weight)
     Z = (X - mu) / sd
-    # weights in units of the smallest positive one, rounded to 9 decimals: scikit-learn's CART compares weighted
-    # sums with absolute epsilons and breaks ties by rounding; integer weights from 1 stay exact (repeated rows)
+    # weights in units of the smallest positive one, rounded to 9 decimals: scikit-learn's CART compares
+    # weighted sums with absolute epsilons and breaks ties by rounding; integer weights from 1 stay exact
     sw = None if sample_weight is None else \
         np.round(sample_weight / np.min(sample_weight[sample_weight > 0]), 9)
     cart = Cart(max_depth=max_depth, random_state=random_state).fit(Z, Y, sample_weight=sw)
@@ -228,7 +230,7 @@ def cart_tree(X, Y, max_depth, random_state=None, classes=None, oblique=False, s
     return tree
 
 def random_tree(X, Y, max_depth, random_state=None, classes=None, oblique=False, sample_weight=None):
-    "init='random': a complete random tree of depth `max_depth` (oblique splits if `oblique`), size checked first."
+    "init='random': a complete random tree of depth `max_depth` (oblique splits if `oblique`), size checked."
     n_values = len(classes) if classes is not None else Y.shape[1]
     check_complete_tree_size(max_depth, random_tree_floats(X.shape[1] if oblique else 0, n_values),
                              "init='random'", "use a smaller max_depth or init='cart'")
@@ -325,7 +327,7 @@ def feature_importances(tree:Tree,  # a fitted tree
     return total / total.sum() if total.sum() > 0 else total
 
 # %% ../nbs/01_base.ipynb #623d3f7e
-# the one home of the descriptions that several estimators share: an `__init__` leaves these parameters uncommented
+# the one home of the descriptions several estimators share: an `__init__` leaves these parameters uncommented
 PARAMETER_DOCS = {
     'class_weight': "None, a dict label -> weight (labels of y, weights >= 0) or 'balanced' (N / (K N_k) for "
                     "class k): multiplies `fit`'s sample_weight",

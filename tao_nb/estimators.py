@@ -226,8 +226,7 @@ _PATH_EXAMPLE = '''
 # %% ../nbs/14_estimators.ipynb #1c765cac
 @numpydoc_sections(_PATH_ATTRIBUTES, examples=_PATH_EXAMPLE)
 class TAOPathClassifier(TreeClassifierMixin, BaseEstimator):
-    """Sparse oblique TAO tree whose start and C are chosen along regularization paths (`tao_path`) on
-    validation data carved from the training data.
+    """Sparse oblique TAO tree: its start and C chosen along paths over C (`tao_path`) on validation data.
 
     By default four paths run, from CART and from oblique CART (`10_oblique_cart`) starts of depths 8 and 12,
     and the start with the lowest validation error wins: about four single paths plus two oblique CART fits,
@@ -252,9 +251,10 @@ class TAOPathClassifier(TreeClassifierMixin, BaseEstimator):
                  class_weight=None,
                  verbose=False):          # progress bars (`tqdm.auto`): over the starts, over C in a path
         self.Cs, self.max_depths, self.inits, self.solver = Cs, max_depths, inits, solver
+        self.verbose = verbose
         self.validation_fraction, self.se, self.monotone_nonzeros = validation_fraction, se, monotone_nonzeros
         self.surrogate, self.node_tol, self.max_iter, self.tol = surrogate, node_tol, max_iter, tol
-        self.n_jobs, self.random_state, self.class_weight, self.verbose = n_jobs, random_state, class_weight, verbose
+        self.n_jobs, self.random_state, self.class_weight = n_jobs, random_state, class_weight
 
 # %% ../nbs/14_estimators.ipynb #ef0f6117
 @patch
@@ -267,7 +267,8 @@ def _settings(self:TAOPathClassifier):
         raise ValueError("inits and max_depths, when lists, must not be empty")
     bad = [d for d in depths if not Interval(numbers.Integral, 1).accepts(d)]
     if bad: raise ValueError(f"max_depths must be integers >= 1; got {bad[0]!r}")
-    node_solver = ObliqueSolver(surrogate=str(self.surrogate), solver=str(self.solver), node_tol=self.node_tol)
+    node_solver = ObliqueSolver(surrogate=str(self.surrogate), solver=str(self.solver),
+                                node_tol=self.node_tol)
     return PathSettings(node_solver, TAOSettings(self.max_iter, self.tol), self.se, self.monotone_nonzeros)
 
 # %% ../nbs/14_estimators.ipynb #8b2bf4b3
