@@ -84,6 +84,11 @@ def test_the_notebook_shells_are_closed_by_one_collection():
     import gc
     from notebook_shells import close_notebook_shells
     from execnb.shell import CaptureShell
+    import weakref
+    class Gone: pass
+    gone = Gone()
+    dead = weakref.proxy(gone)      # a dead weak proxy among the heap's objects must not stop the scan
+    del gone
     shell = CaptureShell()
     shell.run_cell('import numpy as np\nbig = np.ones(10**6)')
     assert 'big' in shell.user_ns
