@@ -343,4 +343,5 @@ def oblique_cart_tree(X, Y, max_depth, random_state=None, classes=None, oblique=
     return grow_oblique(X, Y, max_depth, None if classes is None else len(classes), criterion,
                         random_state=random_state, sample_weight=sample_weight)
 
-INITS['oblique'] = oblique_cart_tree
+if __name__ == 'tao_nb.oblique_cart':   # the module registers its grower; a notebook run does not
+    INITS['oblique'] = oblique_cart_tree
