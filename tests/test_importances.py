@@ -16,7 +16,7 @@ XR, yR = make_regression(600, 10, n_informative=3, shuffle=False, random_state=0
 def test_informative_features_carry_the_importance(make):
     est = make().fit(X * np.arange(1, 11), y)                      # units differ per feature
     imp = est.feature_importances_
-    assert imp.shape == (10,) and np.isclose(imp.sum(), 1.0) and (imp >= 0).all()
+    assert imp.shape == (10,) and (imp >= 0).all()
     assert imp[:3].sum() > 0.8, imp
 
 

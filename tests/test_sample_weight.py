@@ -162,13 +162,14 @@ def test_class_weight_dict_is_sample_weight(make):
 def test_class_weight_check_matches_decision_tree():
     # scikit-learn's check_class_weight_classifiers (expected to fail in test_estimators.py): class 0 weighs 1000,
     # the others 1e-4, on noisy blobs; a depth-3 tree (scikit-learn's too, without min_weight_fraction_leaf)
-    # still predicts the light classes in their pure regions: class 0 on 0.78 of the test points, not > 0.87
+    # still predicts the light classes in their pure regions: class 0 on fewer than 0.87 of the test points
     Xb, yb = make_blobs(centers=2, random_state=0, cluster_std=20)
     Xtr, Xte, ytr, yte = train_test_split(Xb, yb, test_size=0.5, random_state=0)
     cw = {0: 1000, 1: 0.0001}
     tao = TAOClassifier(max_depth=3, random_state=0, class_weight=cw).fit(Xtr, ytr)
     cart = DecisionTreeClassifier(max_depth=3, random_state=0, class_weight=cw).fit(Xtr, ytr)
-    assert np.mean(tao.predict(Xte) == 0) == np.mean(cart.predict(Xte) == 0) == 0.78
+    share = np.mean(tao.predict(Xte) == 0)
+    assert share == np.mean(cart.predict(Xte) == 0) and share <= 0.87       # as scikit-learn's tree: the check's 0.87 fails
     heavy = ytr == 0
     assert not (tao.predict(Xtr[heavy]) != 0).any()                      # no class-0 training point is misclassified
 
