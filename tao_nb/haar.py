@@ -12,12 +12,13 @@ from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin, clone
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 import numbers
 from .base import validate_classification_data, TreeClassifierMixin, numpydoc_sections, Interval, check_params
+from .datasets import deskew_images, infer_image_shape
 from .sdt import SDTClassifier, exhaustive_split, split_criterion
 
 # %% auto #0
 __all__ = ['HAAR_FAMILIES', 'MAX_HAAR_BYTES', 'FIT_BYTES_PER_FEATURE', 'HAAR_CHUNK_BYTES', 'integral_images',
-           'corner_coefficients', 'input_shape', 'flatten_images', 'infer_image_shape', 'deskew', 'HaarFeatures',
-           'haar_tree_apply', 'HaarTreeClassifier']
+           'corner_coefficients', 'input_shape', 'flatten_images', 'HaarFeatures', 'haar_tree_apply',
+           'HaarTreeClassifier']
 
 # %% ../nbs/16_haar.ipynb #a6a27194
 def integral_images(images): # (N, H, W) images
@@ -53,11 +54,6 @@ def flatten_images(X):
     return X.reshape(len(X), -1), X.shape[1:]
 
 # %% ../nbs/16_haar.ipynb #3dc92e51
-def infer_image_shape(n_features):
-    "(√n, √n) when `n_features` is a perfect square, else (1, n): a one-row image (a signal)."
-    r = math.isqrt(n_features)
-    return (r, r) if r * r == n_features else (1, n_features)
-
 def _check_image_input(shape, hw, estimator):
     "Raise a clear error unless `shape` is (n, H*W) or (n, H, W) for `hw` = (H, W)."
     H, W = hw
@@ -68,28 +64,6 @@ def _check_image_input(shape, hw, estimator):
         n = f"X has {d} features, but {type(estimator).__name__} is expecting {H * W} features as input: "
     raise ValueError(f"{n}expected images of shape {(H, W)}, got an array of shape {tuple(shape)}. "
                      f"Reshape your data to (n, {H * W}) or (n, {H}, {W}).")
-
-# %% ../nbs/16_haar.ipynb #deskew
-def deskew(images): # (N, H, W) images, non-negative pixels
-    "Each image sheared along its rows so its pixel mass has no row-column covariance (LeCun et al., 1998)."
-    images = np.asarray(images, dtype=np.float64)
-    why = 'deskew (pixel intensities are the mass whose slant it removes)'
-    check_non_negative(images.reshape(len(images), -1), why)
-    N, H, W = images.shape
-    r, c = np.arange(H, dtype=np.float64), np.arange(W, dtype=np.float64)
-    rows, cols = images.sum(2), images.sum(1)                 # (N, H) and (N, W) marginal masses
-    m = np.maximum(rows.sum(1), np.finfo(float).tiny)          # a blank image has no slope (below)
-    dr, dc = r - (rows @ r / m)[:, None], c - (cols @ c / m)[:, None]
-    var, cov = (rows * dr ** 2).sum(1), np.einsum('nhw,nh,nw->n', images, dr, dc)
-    slope = np.divide(cov, var, out=np.zeros(N), where=var > 0)
-    src = c + (slope[:, None] * dr)[:, :, None]                # (N, H, W): the column each output pixel reads
-    left = np.floor(src)
-    frac = src - left
-    left = left.astype(np.int64)
-    def read(k):
-        inside = (k >= 0) & (k < W)
-        return np.where(inside, np.take_along_axis(images, np.clip(k, 0, W - 1), axis=2), 0.0)
-    return (1 - frac) * read(left) + frac * read(left + 1)
 
 # %% ../nbs/16_haar.ipynb #9d58d16e
 def _is_int(v, lo):
@@ -122,14 +96,14 @@ class HaarFeatures(TransformerMixin, BaseEstimator):
                  stride=1,             # step between filter positions
                  dtype='float32',      # output dtype
                  chunk_size=None,      # images per chunk in `transform` (None: within `HAAR_CHUNK_BYTES`)
-                 deskew=False):        # shear each image upright first (`deskew`; not in the SDT paper)
+                 deskew=False):        # shear each image upright first (`deskew_images`; not in the SDT paper)
         self.image_shape, self.families, self.cell_sizes = image_shape, families, cell_sizes
         self.stride, self.dtype, self.chunk_size, self.deskew = stride, dtype, chunk_size, deskew
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.transformer_tags.preserves_dtype = [np.dtype(self.dtype).name]  # `dtype`, whatever the input
-        tags.input_tags.positive_only = bool(self.deskew)   # pixel intensities: the mass `deskew` moves
+        tags.input_tags.positive_only = bool(self.deskew)   # pixel intensities: the mass `deskew_images` moves
         return tags
 
     def transform(self, X):
@@ -159,8 +133,8 @@ def _images(self:HaarFeatures, X, reset):
 
 @patch
 def _upright(self:HaarFeatures, imgs):
-    "The images whose features are computed: `deskew`ed when `self.deskew`, else as they are."
-    return deskew(imgs) if self.deskew else imgs
+    "The images whose features are computed: through `deskew_images` when `self.deskew`, else as they are."
+    return deskew_images(imgs) if self.deskew else imgs
 
 # %% ../nbs/16_haar.ipynb #fe82cda1
 @patch

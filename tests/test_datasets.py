@@ -29,12 +29,16 @@ def test_deskew_passes_sklearn_checks(estimator, check):
     check(estimator)
 
 
-def test_deskew_images_equals_haar_deskew_bit_for_bit(mnist):
-    "One home later (16_haar will use 01a's): until then the two must agree exactly, on every MNIST-5k image."
-    from tao_nb.haar import deskew
+def test_deskew_and_haar_features_use_deskew_images(mnist):
+    "One home: `Deskew` and `HaarFeatures(deskew=True)` both shear with `deskew_images`, on every MNIST-5k image."
+    from tao_nb.haar import HaarFeatures
     images = mnist[0].reshape(-1, 28, 28)
-    assert np.array_equal(deskew_images(images), deskew(images))
-    assert np.array_equal(Deskew().fit_transform(mnist[0]), deskew(images).reshape(len(images), -1))
+    upright = deskew_images(images)
+    assert np.array_equal(Deskew().fit_transform(mnist[0]), upright.reshape(len(images), -1))
+    few = mnist[0][:50]
+    on = HaarFeatures(stride=4, deskew=True).fit(few).transform(few)
+    off = HaarFeatures(stride=4).fit(few).transform(deskew_images(few.reshape(-1, 28, 28)).reshape(50, -1))
+    assert np.array_equal(on, off)
 
 
 def test_deskew_in_a_pipeline(mnist):
