@@ -8,12 +8,13 @@ import numpy as np
 import matplotlib.pyplot as plt
 from matplotlib.patches import FancyBboxPatch
 from matplotlib.ticker import MaxNLocator
+from pathlib import Path
 from typing import NamedTuple
 from ..tree import Tree
 from .text import tree_layout, describe_split, describe_value, is_classification, row_room
 
 # %% auto #0
-__all__ = ['tree_figsize', 'TreeStyle', 'plot_tree', 'node_boxes', 'plot_history']
+__all__ = ['tree_figsize', 'TreeStyle', 'plot_tree', 'node_boxes', 'plot_history', 'keep_figures']
 
 # %% ../../nbs/03_viz_trees.ipynb #02eb8050
 def _node_counts(tree, X):
@@ -189,3 +190,11 @@ def plot_history(history,    # objective per sweep (sweep 0 = initial tree), or 
     ax.grid(True, alpha=0.3)
     if label is not None or ax.get_legend() is not None: ax.legend(frameon=False)
     return ax
+
+# %% ../../nbs/03_viz_trees.ipynb #b49be147
+def keep_figures(folder,   # where the PNG files go (the notebooks: `../benchmarks/results`)
+                 *names,   # one file name (without .png) per open figure, in the order they were opened
+                 dpi=72):  # resolution of the saved PNGs
+    "Save the open figures, in order, as `folder/<name>.png` and close them (nothing is shown inline)."
+    for num, name in zip(plt.get_fignums(), names): plt.figure(num).savefig(Path(folder) / f'{name}.png', dpi=dpi)
+    plt.close('all')
