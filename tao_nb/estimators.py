@@ -23,7 +23,7 @@ from .base import (INITS, Interval, Options, check_params, validate_classificati
                          TreeClassifierMixin)
 from .reduced import ZERO_ONE, SQUARED, check_squared_targets
 from .solvers.axis import best_axis_split
-from .solvers.oblique import ObliqueSolver, SURROGATES, check_solver_options
+from .solvers.oblique import ObliqueSolver, SURROGATES
 from .tao import TAOSettings, tao
 from .pruning import prune_tree
 from .oblique_fit import oblique_start, oblique_tao
@@ -76,8 +76,7 @@ class _BaseTAO(TreePredictorMixin, BaseEstimator):
 
     def _settings(self):
         "The parameters checked (`check_params`) and turned, once, into (`TAOSettings`, node solver)."
-        check_params(self)
-        check_solver_options(self.solver, self.surrogate)
+        check_params(self)   # the choices; the oblique rules ('hinge' needs cvxpy) by ObliqueSolver itself
         return TAOSettings(self.max_iter, self.tol, self.n_jobs), SPLIT_TYPES[str(self.split_type)](self)
 
 # %% ../nbs/14_estimators.ipynb #fbfdb611
@@ -260,8 +259,7 @@ class TAOPathClassifier(TreeClassifierMixin, BaseEstimator):
 @patch
 def _settings(self:TAOPathClassifier):
     "The parameters checked (`check_params`) and turned, once, into the paths' `PathSettings`."
-    check_params(self)
-    check_solver_options(self.solver, self.surrogate)
+    check_params(self)       # the choices; the oblique rules by the ObliqueSolver built below
     depths = self.max_depths if isinstance(self.max_depths, (list, tuple)) else [self.max_depths]
     if not len(depths) or (isinstance(self.inits, (list, tuple)) and not len(self.inits)):
         raise ValueError("inits and max_depths, when lists, must not be empty")

@@ -56,15 +56,15 @@ def test_tao_path_refuses_unseen_validation_labels():
 
 
 # 8: history_ never increases, and records the returned tree's objective
-def test_history_is_exactly_non_increasing_for_squared_loss():
+def test_history_records_the_returned_trees_objective():
+    """history_ is non-increasing by construction (a rise within rounding is recorded as no change, 07); what can
+    fail: its last value must still be the returned tree's squared error, recomputed from scratch."""
     X, y = load_diabetes(return_X_y=True)
     for seed in range(40):
         rows = np.random.default_rng(seed).choice(len(y), 120, replace=False)
         est = TAORegressor(max_depth=4, init='random', random_state=seed, tol=0.0, max_iter=6).fit(X[rows], y[rows])
-        assert (np.diff(est.history_) <= 0).all(), (seed, np.diff(est.history_).max())
         sse = squared_losses(y[rows][:, None], est.tree_.predict_value(X[rows])[:, :1]).sum()
-        if not est.initial_tree_.is_leaf.any() or True:   # the pruned tree predicts as the swept one on training rows
-            np.testing.assert_allclose(est.history_[-1], sse, rtol=1e-9)
+        np.testing.assert_allclose(est.history_[-1], sse, rtol=1e-9)      # pruning keeps the training predictions
 
 
 # 11: choices given as numpy strings (e.g. from a numpy array in a parameter grid)
