@@ -26,7 +26,7 @@ from .solvers.axis import best_axis_split
 from .solvers.oblique import ObliqueSolver, SURROGATES
 from .tao import TAOSettings, tao
 from .pruning import prune_tree
-from .oblique_fit import oblique_start, oblique_tao
+from .oblique_fit import SCALINGS, oblique_start, oblique_tao
 from .path import PathSettings, PathData, run_path, check_Cs
 
 # %% ../nbs/14_estimators.ipynb #2c99bd7c
@@ -41,7 +41,7 @@ _INIT = [Options(tuple(INITS)), Tree, BaseEstimator]   # a name in `INITS`, a `T
 _COMMON = {'max_iter': [Interval(numbers.Integral, 0)], 'tol': [Interval(numbers.Real, 0)],
            'node_tol': [Interval(numbers.Real, 0, closed='neither')],
            'solver': [Options(('liblinear', 'cvxpy'))], 'surrogate': [Options(tuple(SURROGATES))],
-           'n_jobs': [None, Interval(numbers.Integral)],
+           'n_jobs': [None, Interval(numbers.Integral)], 'scaling': [Options(SCALINGS)],
            'random_state': [None, Interval(numbers.Integral, 0), np.random.RandomState]}
 _CLASS_WEIGHT = [None, dict, Options(('balanced',))]
 _PATH_CONSTRAINTS = {**_COMMON, 'Cs': [None, list, tuple, np.ndarray], 'inits': [*_INIT, list, tuple],
@@ -69,10 +69,11 @@ class _BaseTAO(TreePredictorMixin, BaseEstimator):
                  tol=5e-3,          # stop when E decreases by less than this fraction (the paper: 0.5%)
                  prune=True,        # remove dead branches and pure subtrees after the last sweep
                  n_jobs=None,
-                 random_state=None):# seed for a grown initial tree
+                 random_state=None, # seed for a grown initial tree
+                 scaling='features'):# oblique: z = (x - mean) / scale, one scale per feature or 'pooled'
         self.max_depth, self.init, self.max_iter, self.tol, self.prune = max_depth, init, max_iter, tol, prune
         self.split_type, self.C, self.solver, self.surrogate = split_type, C, solver, surrogate
-        self.node_tol, self.n_jobs, self.random_state = node_tol, n_jobs, random_state
+        self.node_tol, self.n_jobs, self.random_state, self.scaling = node_tol, n_jobs, random_state, scaling
 
     def _settings(self):
         "The parameters checked (`check_params`) and turned, once, into (`TAOSettings`, node solver)."
@@ -98,7 +99,7 @@ def _fit_tree(self:_BaseTAO, settings, X, Y, classes=None, sample_weight=None):
         self.tree_ = prune_tree(tree, X, Y, loss, sw) if self.prune else tree
         scale = None
     else:
-        start = oblique_start(self.init, X, Y, self.max_depth, rs, classes, sw)
+        start = oblique_start(self.init, X, Y, self.max_depth, rs, classes, sw, self.scaling)
         tree, self.history_ = oblique_tao(start.tree, start.Z, Y, node_solver, loss, loop, sw, self.prune)
         self.x_mean_, self.x_scale_ = start.x_mean, start.x_scale
         self.initial_tree_ = unstandardize_tree(start.tree, start.x_mean, start.x_scale)
@@ -133,9 +134,9 @@ class TAOClassifier(TreeClassifierMixin, _BaseTAO):
 
     def __init__(self, max_depth=8, init='cart', split_type='axis', C=1.0, solver='liblinear',
                  surrogate='svm', node_tol=1e-4, max_iter=14, tol=5e-3, prune=True, n_jobs=None,
-                 random_state=None, class_weight=None):
+                 random_state=None, class_weight=None, scaling='features'):
         super().__init__(max_depth, init, split_type, C, solver, surrogate, node_tol, max_iter, tol, prune,
-                         n_jobs, random_state)
+                         n_jobs, random_state, scaling)
         self.class_weight = class_weight
 
     def fit(self, X, y, sample_weight=None):
@@ -245,15 +246,15 @@ class TAOPathClassifier(TreeClassifierMixin, BaseEstimator):
                  node_tol=1e-2,           # liblinear's tolerance at each node (its default for L1)
                  max_iter=14,             # TAO sweeps per value of C at most
                  tol=5e-3,                # stop a run when E decreases by less than this fraction
+                 scaling='features',      # one scale per feature or one for all ('pooled'; `input_scale`)
                  n_jobs=None,
                  random_state=None,       # seed of the validation split and of a grown start
                  class_weight=None,
                  verbose=False):          # progress bars (`tqdm.auto`): over the starts, over C in a path
-        self.Cs, self.max_depths, self.inits, self.solver = Cs, max_depths, inits, solver
-        self.verbose = verbose
+        self.Cs, self.max_depths, self.inits, self.solver, self.verbose = Cs, max_depths, inits, solver, verbose
         self.validation_fraction, self.se, self.monotone_nonzeros = validation_fraction, se, monotone_nonzeros
         self.surrogate, self.node_tol, self.max_iter, self.tol = surrogate, node_tol, max_iter, tol
-        self.n_jobs, self.random_state, self.class_weight = n_jobs, random_state, class_weight
+        self.n_jobs, self.random_state, self.class_weight, self.scaling = n_jobs, random_state, class_weight, scaling
 
 # %% ../nbs/14_estimators.ipynb #ef0f6117
 @patch
@@ -272,9 +273,10 @@ def _settings(self:TAOPathClassifier):
 # %% ../nbs/14_estimators.ipynb #8b2bf4b3
 def _indexed(k, fn, *args): return k, fn(*args)
 
-def _path_from(data:PathData, init, depth, seed, Cs, settings:PathSettings):
-    "One start's path: its `Start` (grown here, in the worker) and `run_path` from it."
-    start = oblique_start(init, data.X, data.y, depth, seed, np.arange(len(data.classes)), data.sample_weight)
+def _path_from(data:PathData, init, depth, seed, scaling, Cs, settings:PathSettings):
+    "One start's path: its `Start` (grown here, in the worker, at `scaling`) and `run_path` from it."
+    classes = np.arange(len(data.classes))
+    start = oblique_start(init, data.X, data.y, depth, seed, classes, data.sample_weight, scaling)
     label = f"{init if isinstance(init, str) else 'a given tree'}, depth {depth}"
     return run_path(data, start, Cs, settings, label)
 
@@ -315,7 +317,7 @@ def fit(self:TAOPathClassifier, X, y, sample_weight=None):
     for init, depth in starts:
         if not isinstance(init, str):   # a given tree: checked and copied once, on the whole training set
             init = initial_tree(init, X, y_enc, depth, seed, self.classes_, True)
-        jobs.append((data, init, depth, seed, Cs, settings))
+        jobs.append((data, init, depth, seed, self.scaling, Cs, settings))
     self.paths_ = self._run_paths(jobs)
     k = best_start(self.paths_)
     self.path_, self.start_ = self.paths_[k], starts[k]

@@ -1,0 +1,45 @@
+"""Issue 28: one sparse oblique node step on Fashion-MNIST's root-sized problem, 48,000 x 784 care points.
+
+The problem: the first 48,000 official training images (the paper's fitting size), pixels standardized as the
+estimators do (`input_scale`), binary pseudo-labels 'top garment' (classes 0, 2, 4, 6) against the rest, unit
+weights: the size of the root's reduced problem in a full-scale fit. Timed in one process: the package's whole node
+step (`ObliqueSolver.__call__`: liblinear's L1 solve, the candidates and the exact objective comparison) at the
+estimators' node tolerance, beside scikit-learn's `LinearSVC(penalty='l1', dual=False)` alone at the same C and
+tolerance (the solve the step is built on). Needs Debian's `dataset-fashion-mnist`.
+
+    python benchmarks/bench_node_step.py [--Cs 0.1,1] [--tol 1e-2] [--n 48000]
+"""
+import argparse
+import time
+
+import numpy as np
+from sklearn.svm import LinearSVC
+
+from tao_nb.datasets import load_fashion_mnist
+from tao_nb.oblique_fit import input_scale
+from tao_nb.solvers.oblique import ObliqueSolver
+
+if __name__ == '__main__':
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--Cs', default='0.1,1')
+    ap.add_argument('--tol', type=float, default=1e-2)
+    ap.add_argument('--n', type=int, default=48_000)
+    a = ap.parse_args()
+    X, y = load_fashion_mnist()
+    X, y = X[:a.n].astype(np.float64), y[:a.n]
+    mu, s = input_scale(X)
+    Z = (X - mu) / s
+    label, weight = np.isin(y, [0, 2, 4, 6]).astype(np.int64), np.ones(len(y))
+    print(f"{len(Z):,} x {Z.shape[1]} care points, {label.mean():.3f} of them labelled right", flush=True)
+    for C in map(float, a.Cs.split(',')):
+        t = time.perf_counter()
+        split = ObliqueSolver(C=C, node_tol=a.tol)(Z, label, weight)
+        step = time.perf_counter() - t
+        t = time.perf_counter()
+        svc = LinearSVC(penalty='l1', dual=False, C=C, tol=a.tol).fit(Z, label)
+        alone = time.perf_counter() - t
+        nnz = int(np.count_nonzero(split.weights)) if split is not None else 0
+        agree = float(((Z @ split.weights > split.threshold) == label).mean()) if split is not None else np.nan
+        print(f"C={C:g}: node step {step:.1f} s ({nnz} nonzeros, {agree:.4f} of the points on their pseudo-label's "
+              f"side) | LinearSVC alone {alone:.1f} s ({int(np.count_nonzero(svc.coef_))} nonzeros) | "
+              f"step / LinearSVC {step / alone:.2f}", flush=True)
