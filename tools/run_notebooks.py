@@ -41,10 +41,14 @@ class Shell(CaptureShell):
 
 
 def run(path):
+    path = Path(path).resolve()
     nb = read_nb(path)
     keep = {i: c.get('outputs', []) for i, c in enumerate(nb.cells) if _skipped(c)}
-    shell = Shell(path=Path(path).parent, mpl_format='png')   # not execnb's default 'retina' (2x the pixels)
-    shell.run_all(nb, exc_stop=True, preproc=_skipped)
+    shell = Shell(path=path.parent, mpl_format='png')   # not execnb's default 'retina' (2x the pixels)
+    here = os.getcwd()
+    os.chdir(path.parent)      # as Jupyter and nbdev_test run it: the notebooks' relative paths (../benchmarks/results)
+    try: shell.run_all(nb, exc_stop=True, preproc=_skipped)
+    finally: os.chdir(here)
     for i, outs in keep.items():
         if nb.cells[i].cell_type == 'code': nb.cells[i]['outputs'] = outs
     write_nb(nb, path)
