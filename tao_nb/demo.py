@@ -20,14 +20,17 @@ from .tao import record_sweep
 from .estimators import TAOClassifier, TAOPathClassifier, path_starts
 
 # %% ../nbs/19_demo.ipynb #5d242905
-def first_sweep(cart, X, y):
+def first_sweep(cart,  # a fitted scikit-learn DecisionTreeClassifier
+                X,     # its training inputs
+                y):    # its training labels
     "One TAO sweep from `cart`, node by node: nodes, nodes changed, care points, reduced loss before/after."
     steps, _, before, after = record_sweep(Tree.from_sklearn(cart), X, y)
     return dict(nodes=len(steps), changed=sum(s.new is not None for s in steps),
                 care=sum(len(s.points) for s in steps), loss_before=sum(s.old_loss for s in steps),
                 loss_after=sum(s.new_loss for s in steps), errors=float(before), errors_after=float(after))
 
-def compare_on_digits(depths=(4, 6, 8, 10), random_state=0):
+def compare_on_digits(depths=(4, 6, 8, 10),  # the trees' depths, one CART and one TAO row each
+                      random_state=0):        # seed of the split and of CART
     "Rows (depth, method, train/test acc, leaves, sweeps, seconds, history, stalled) of CART and TAO on digits."
     X, y = load_digits(return_X_y=True)
     Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.3, stratify=y, random_state=random_state)
@@ -48,7 +51,7 @@ def compare_on_digits(depths=(4, 6, 8, 10), random_state=0):
     return rows
 
 # %% ../nbs/19_demo.ipynb #0099cd1b
-def format_table(rows):
+def format_table(rows):  # the rows of `compare_on_digits`
     "The rows as a fixed-width text table, then why TAO kept CART's tree where its first sweep did nothing."
     lines = [f"{'depth':>5} {'method':>6} {'train acc':>9} {'test acc':>8} {'leaves':>6} {'sweeps':>6} "
              f"{'seconds':>8}"]
@@ -66,7 +69,8 @@ def format_table(rows):
     return "\n".join(lines)
 
 # %% ../nbs/19_demo.ipynb #bb0168b9
-def sparse_oblique_on_digits(random_state=0, **params):  # params: other `TAOPathClassifier` parameters
+def sparse_oblique_on_digits(random_state=0,  # seed of the split and of the estimator
+                             **params):        # other `TAOPathClassifier` parameters
     "The default `TAOPathClassifier` on the demo's digits split: its chosen tree's measures, path, starts."
     X, y = load_digits(return_X_y=True)
     Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.3, stratify=y, random_state=random_state)
@@ -91,7 +95,7 @@ PATH_COLUMNS = {   # the columns of `TAOPath.table()` (notebook 12_path), as the
     'seconds': "time spent at this C", '*': "the C selected on validation"}
 
 # %% ../nbs/19_demo.ipynb #298939fb
-def format_oblique(res):
+def format_oblique(res):  # what `sparse_oblique_on_digits` returns
     "The starts, the chosen start's path with its columns explained, and the selected tree, as text."
     (init, depth), C = res['start'], res['C']
     name = lambda i: i if isinstance(i, str) else 'a given tree'
@@ -111,7 +115,8 @@ def format_oblique(res):
     return "\n".join(lines)
 
 # %% ../nbs/19_demo.ipynb #d39dd252
-def history_figure(rows, path):
+def history_figure(rows,   # the rows of `compare_on_digits`
+                   path):  # the PNG file to write
     "Save a figure of TAO's training errors per sweep, one line per depth."
     from matplotlib.figure import Figure      # no pyplot: the user's backend and open figures are left alone
     from tao_nb.viz.trees import plot_history
@@ -124,7 +129,7 @@ def history_figure(rows, path):
     ax.figure.savefig(path, dpi=120)
     return Path(path)
 
-def unwritable(path):
+def unwritable(path):  # where a figure would be saved
     "Why no figure can be saved at `path` (a short reason), or None; tried by creating the file."
     from matplotlib.backend_bases import FigureCanvasBase
     p, fmt = Path(path), Path(path).suffix[1:].lower()
@@ -140,7 +145,7 @@ def unwritable(path):
 # %% ../nbs/19_demo.ipynb #c7e0d5a4
 FIGURE = 'tao_digits_history.png'             # the default figure, in the working directory
 
-def main(argv=None):
+def main(argv=None):  # the command-line arguments (default: `sys.argv[1:]`)
     "Entry point of `python -m tao_nb`."
     ap = argparse.ArgumentParser(prog='python -m tao_nb', description=__doc__)
     ap.add_argument('--depths', type=int, nargs='+', default=[4, 6, 8, 10])

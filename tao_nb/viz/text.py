@@ -12,7 +12,7 @@ __all__ = ['tree_layout', 'row_room', 'split_terms', 'describe_split', 'is_class
            'export_text']
 
 # %% ../../nbs/02_viz_text.ipynb #9ffab469
-def tree_layout(tree:Tree):
+def tree_layout(tree:Tree):  # the tree to lay out
     "Positions (x, y) of every node: leaves in consecutive x slots, parents midway, y = -depth."
     n = tree.n_nodes
     x = np.zeros(n)
@@ -27,7 +27,8 @@ def tree_layout(tree:Tree):
     return x, -tree.depth.astype(float)
 
 # %% ../../nbs/02_viz_text.ipynb #589448a5
-def row_room(tree:Tree, x):
+def row_room(tree:Tree,  # the tree
+             x):         # x position of each node (`tree_layout`)
     "Each node's room on its row: the distance (slots of `x`) to its nearest row neighbour; inf when alone."
     room = np.full(tree.n_nodes, np.inf)
     for d in range(tree.max_depth + 1):
@@ -87,12 +88,15 @@ def describe_split(split:Split,             # the split (e.g. `tree.get_split(i)
     return s + (", children swapped" if split.swap else "")
 
 # %% ../../nbs/02_viz_text.ipynb #60d0fcb3
-def is_classification(tree:Tree):
+def is_classification(tree:Tree):  # the tree whose values are checked
     "Whether the tree's values look like class frequencies (nonnegative rows summing to 1, >1 column)."
     v = tree.value
     return v.shape[1] > 1 and bool((v >= -1e-12).all()) and np.allclose(v.sum(1), 1)
 
-def describe_value(tree:Tree, i, class_names=None, precision=3):
+def describe_value(tree:Tree,        # the tree
+                   i,                # a node id
+                   class_names=None, # names of the classes (default: class index)
+                   precision=3):     # significant digits of a response
     "Text of node `i`'s prediction: its class (argmax) or its mean response."
     v = tree.value[i]
     if is_classification(tree):

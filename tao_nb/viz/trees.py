@@ -47,7 +47,7 @@ def _ax_points(ax):
 # %% ../../nbs/03_viz_trees.ipynb #19c91c83
 _CHAR = 0.62       # average width of a character, in units of the font size
 
-def tree_figsize(tree:Tree,
+def tree_figsize(tree:Tree,         # the tree to draw
                  texts=None,        # per node id, the lines it must show (default: size by leaves only)
                  fontsize=9,        # the font size the texts must fit at
                  slot_width=0.85,   # inches per leaf, at least
@@ -104,8 +104,9 @@ def _draw_boxes(ax, tree, x, y, size, colors, hl, lw):
         ax.add_patch(box)
 
 # %% ../../nbs/03_viz_trees.ipynb #3d288892
-def wrap_text(s, width):
-    "`s` on lines of at most `width` characters, broken before ` > `, ` + `, ` − ` (or at spaces if need be)."
+def wrap_text(s,       # the text of a split or a label
+              width):  # characters per line, at most (unless one word is longer)
+    "`s` on lines of at most `width` characters, broken before a `>`, `+` or `−` (or at spaces if need be)."
     lines = []
     for piece in re.split(r' (?=[>+−] )', s):
         if lines and len(lines[-1]) + 1 + len(piece) <= width: lines[-1] += ' ' + piece
@@ -210,7 +211,7 @@ def plot_tree(tree:Tree,           # a `Tree`, or a fitted estimator with a `tre
     return ax
 
 # %% ../../nbs/03_viz_trees.ipynb #73bb6c9c
-def node_boxes(ax):
+def node_boxes(ax):  # an Axes `plot_tree` drew on
     "The node boxes `plot_tree` drew on `ax`, as {node id: patch}."
     return {int(p.get_gid()[5:]): p for p in ax.patches if (p.get_gid() or '').startswith('node-')}
 
