@@ -31,7 +31,7 @@ def first_sweep(cart,  # a fitted scikit-learn DecisionTreeClassifier
 
 def compare_on_digits(depths=(4, 6, 8, 10),  # the trees' depths, one CART and one TAO row each
                       random_state=0):        # seed of the split and of CART
-    "Rows (depth, method, train/test acc, leaves, sweeps, seconds, history, stalled) of CART and TAO on digits."
+    "Rows (depth, method, train/test acc, leaves, sweeps, seconds, history, stalled): CART and TAO on digits."
     X, y = load_digits(return_X_y=True)
     Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.3, stratify=y, random_state=random_state)
     rows = []

@@ -11,7 +11,13 @@ MkDocs/Sphinx notebook plugins load MathJax/RequireJS from a CDN, and Sphinx aut
 nbdev's docments. So this builder reads the notebooks with the pinned markdown-it-py + mdit-py-plugins (CommonMark,
 tables, `$`/`$$` math), converts LaTeX to MathML at build time with latex2mathml (browsers render MathML natively, so
 no script and no network), highlights code with Pygments, and documents symbols with `inspect` and fastcore's
-`docments`: what `show_doc` shows. It takes a few seconds and needs only the project's pinned dev packages.
+`docments`: what `show_doc` shows, completed by what `help()` shows (an estimator's numpydoc Parameters, written
+into its docstring). It takes a few seconds and needs only the project's pinned dev packages.
+
+The site's one script is its search: the builder writes `search-index.js` (pages' titles, headings and prose, every
+symbol's name and summary, as JSON assigned to `window.SEARCH_INDEX`: a page opened from `file://` may not fetch() a
+.json file) and copies the hand-written `tools/docs_assets/search.js`, which ranks entries as a reader types; nothing
+comes from the network. Below 800 px the sidebar folds behind a "Contents" button (a CSS checkbox, no script).
 """
 import argparse
 import ast

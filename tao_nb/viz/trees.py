@@ -6,6 +6,7 @@
 from __future__ import annotations
 import re
 import textwrap
+from functools import cache
 import numpy as np
 import matplotlib.pyplot as plt
 from matplotlib.patches import FancyBboxPatch
@@ -127,8 +128,9 @@ def _sizing_texts(tree, layouts, fontsize, max_width):
 
 # %% ../../nbs/03_viz_trees.ipynb #ab6e6213
 def _text_layouts(tree, X, names, precision, scale=None):
-    "A node's candidate texts (by id): id (and n, given `X`) over its body on 1 or more lines; or id / n / body."
+    "Candidate texts of a node (by id): id (and n, given `X`) over its body on 1+ lines; or id / n / body."
     (feature_names, class_names), counts = names, _node_counts(tree, X) if X is not None else None
+    @cache                                   # one text per node, whatever the layout
     def body(i):
         if tree.left[i] < 0: return describe_value(tree, i, class_names, precision)
         return describe_split(tree.get_split(i), feature_names, precision, scale=scale)
@@ -139,7 +141,7 @@ def _text_layouts(tree, X, names, precision, scale=None):
     return layouts
 
 def _draw_texts(ax, tree, x, y, layouts, fit, min_fontsize):
-    "Write a row at the largest font each node reaches in a layout of its own (`fit(lines, i)`), or ids, or none."
+    "Write a row at the largest font each node reaches in one of its layouts (`fit(lines, i)`), or ids."
     for d in range(tree.max_depth + 1):
         ids = np.flatnonzero(tree.depth == d)
         cands = [[lay(i) for lay in layouts] for i in ids]
@@ -167,9 +169,9 @@ def _tree_axes(tree, ax, title, figsize):
     if title: ax.set_title(title)
     return ax
 
-def _box_sizes(tree, x, ax, tall=0.55):
-    "(points per data unit across, down; box width per node; box height): as a row allows, <= 2.2 x `tall` in."
-    tall = max(0.55, tall)                                               # inches: 0.55 or what the texts need
+def _box_sizes(tree, x, ax, texts=None, fontsize=9):
+    "(points per data unit across, down; box width per node; box height): as a row allows, <= 2.2 x `tall` in"
+    tall = max(0.55, _box_inches(max(map(len, texts or [[]])), fontsize))   # inches: 0.55, or what texts need
     wpt, hpt = _ax_points(ax)
     n_slots = tree.n_leaves
     sx, sy = wpt / (n_slots + 0.2), hpt / (tree.max_depth + 0.9)         # points per data unit
@@ -198,9 +200,9 @@ def plot_tree(tree:Tree,           # a `Tree`, or a fitted estimator with a `tre
     tree, feature_names, class_names, scale = tree_of(tree, feature_names, class_names)
     x, y = tree_layout(tree)
     layouts = _text_layouts(tree, X, (feature_names, class_names), style.precision, scale)
-    texts = _sizing_texts(tree, layouts, style.fontsize, style.max_width)
+    texts = _sizing_texts(tree, layouts, style.fontsize, style.max_width) if ax is None else None
     ax = _tree_axes(tree, ax, title, tree_figsize(tree, texts, style.fontsize, max_width=style.max_width))
-    sx, sy, box_w, box_h = _box_sizes(tree, x, ax, _box_inches(max(map(len, texts)), style.fontsize))
+    sx, sy, box_w, box_h = _box_sizes(tree, x, ax, texts, style.fontsize)
     hl = set() if highlight is None else set(np.atleast_1d(highlight).tolist())
     lw, mark = float(np.clip(sx / 40, 0.3, 1.2)), min(style.fontsize - 1, 0.35 * sx)
     _draw_edges(ax, tree, x, y, _root_paths(tree, hl), lw, mark if mark >= style.min_fontsize else 0)
