@@ -372,7 +372,8 @@ def test_explorers_open_at_their_start_whatever_a_test_did(blob_explorer, small_
     ex = blob_explorer
     _drive(ex.widget(), [1, 1, -1])                       # a test's own view, left at step 2
     v = ex.widget()                                       # the reader's view, and what displaying `ex` builds
-    assert v.position == 0 and v.slider.value == 1 and v.caption.value.startswith(f"step 1/{len(ex)}:")
+    assert v.position == ex.start and v.slider.value == ex.start + 1
+    assert v.caption.value.startswith(f"step {ex.start + 1}/{len(ex)}:") and 'kept' not in v.caption.value
     pe = explore_path(small_path[0], (8, 8))
     w = pe.widget(); w.slider.value = 1; _drive(w, [-1])
     v = pe.widget()

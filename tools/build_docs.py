@@ -234,12 +234,19 @@ def _field_comments(cls):
     return out
 
 
-def _star_comments(obj):
-    "Inline comments of `*args` / `**kwargs` parameters (`**kwargs,  # passed to ...`), which docments leaves out."
-    try: src = inspect.getsource(obj)
+def _line_comments(obj, names):
+    """Inline comments of parameters docments leaves out: `*args` / `**kwargs` (`**kwargs,  # passed to ...`) and
+    all the names of a line that declares several (`X, y,  # training inputs and targets`; docments gives the
+    comment to the last only). Lines of a one-line body (`def f(self, k): return ...  # ...`) are skipped."""
+    try: src = inspect.getsource(obj.__init__ if inspect.isclass(obj) else obj)
     except (OSError, TypeError): return {}
-    head = src.split('"', 1)[0]                                    # the signature, before the docstring
-    return {m.group(1): m.group(2).strip() for m in re.finditer(r'(?:^|[(,])\s*\*\*?(\w+)\s*[,)]?[^#\n]*#\s*(.+)', head, re.M)}
+    out = {}
+    for line in src.split('"', 1)[0].split('\n'):              # the signature, before the docstring
+        code, hash_, comment = line.partition('#')
+        if not hash_ or not comment.strip() or re.search(r'\)\s*(->[^:]*)?:\s*\S', code): continue
+        for m in re.finditer(r'(?:^|[(,])\s*\*{0,2}(\w+)\s*(?=[:=,)]|$)', code.strip()):
+            if m.group(1) in names: out.setdefault(m.group(1), comment.strip())
+    return out
 
 
 def symbol_kind(obj, is_member):
@@ -266,7 +273,7 @@ def signature_parts(obj, is_member):
         docs = {k: {'docment': v} for k, v in _field_comments(obj).items()}
     rows, shared = [], _shared_docs() if inspect.isclass(obj) else {}
     helped = numpydoc_params(inspect.getdoc(obj) or '')          # the Parameters section `help()` shows
-    helped.update({k: v for k, v in _star_comments(obj).items() if k not in helped})
+    helped.update({k: v for k, v in _line_comments(obj, {p.name for p in params}).items() if k not in helped})
     for p in params:
         name = {p.VAR_POSITIONAL: '*', p.VAR_KEYWORD: '**'}.get(p.kind, '') + p.name
         doc = (docs.get(p.name) or {}).get('docment') or helped.get(p.name) or shared.get(p.name, '')
