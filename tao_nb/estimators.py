@@ -283,7 +283,7 @@ def _path_from(data:PathData, init, depth, seed, scaling, Cs, settings:PathSetti
 @patch
 def _run_paths(self:TAOPathClassifier, jobs):
     "The `TAOPath` of every start: one per worker when `n_jobs` asks for several, else one after the other."
-    with tqdm(total=len(jobs), desc='TAOPathClassifier: starts', disable=not self.verbose) as bar:
+    with tqdm(total=len(jobs), desc='TAOPathClassifier: starts', disable=not self.verbose or None) as bar:
         # one path per worker; the bar counts finished paths
         if len(jobs) > 1 and self.n_jobs not in (None, 1):
             done = {}

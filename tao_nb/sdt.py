@@ -640,7 +640,7 @@ def _grow(self:SDTClassifier, X, y, sw, search, rng):
         value.append(class_frequencies(y[pts], np.zeros(K), None if sw is None else sw[pts]))
         return len(left) - 1
     level, depth = [(new_node(np.arange(len(X))), np.arange(len(X)))], 0
-    with tqdm(desc='SDTClassifier: depth levels', unit='level', disable=not self.verbose) as bar:
+    with tqdm(desc='SDTClassifier: depth levels', unit='level', disable=not self.verbose or None) as bar:
         while level:
             nxt = []
             for node, pts in level:

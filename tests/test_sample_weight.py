@@ -1,6 +1,8 @@
 """Issue 12: sample_weight and class_weight (integer weights = repeated rows, zero weights = dropped rows, checked
 weights never modified, clear errors) and progress through tqdm (silent by default)."""
 import copy
+import io
+import sys
 
 import numpy as np
 import pytest
@@ -188,17 +190,27 @@ def test_silent_by_default(capsys):
     assert out == '' and err == ''
 
 
-def test_verbose_shows_progress(capsys):
+class _Terminal(io.StringIO):
+    "A stderr that says it is a terminal: tqdm draws its bars there (and stays silent on a file or a pipe)."
+    def isatty(self): return True
+
+
+def test_verbose_shows_progress(capsys, monkeypatch):
     TAOPathClassifier(Cs=[1.0, 0.3], max_depths=2, random_state=0, verbose=True).fit(X, y)
-    err = capsys.readouterr().err
+    assert capsys.readouterr().err == ''                # not a terminal: no carriage-return lines (issue 30)
+    monkeypatch.setattr(sys, 'stderr', _Terminal())
+    TAOPathClassifier(Cs=[1.0, 0.3], max_depths=2, random_state=0, verbose=True).fit(X, y)
+    err = sys.stderr.getvalue()
     assert 'TAOPathClassifier: starts' in err and '2/2' in err and 'C=0.3' in err
+    monkeypatch.setattr(sys, 'stderr', _Terminal())
     tao_path(X, y, Cs=[1.0, 0.3], max_depth=2, settings=PathSettings(verbose=True))
-    assert '2/2' in capsys.readouterr().err
+    assert '2/2' in sys.stderr.getvalue()
 
 
-def test_verbose_parallel_counts_finished_paths(capsys):
+def test_verbose_parallel_counts_finished_paths(monkeypatch):
+    monkeypatch.setattr(sys, 'stderr', _Terminal())
     a = TAOPathClassifier(Cs=[1.0, 0.3], max_depths=2, random_state=0, verbose=True, n_jobs=2).fit(X, y)
-    assert '2/2' in capsys.readouterr().err
+    assert '2/2' in sys.stderr.getvalue()
     b = TAOPathClassifier(Cs=[1.0, 0.3], max_depths=2, random_state=0).fit(X, y)
     np.testing.assert_array_equal(a.tree_.W, b.tree_.W)                   # the paths come back in the order of starts
 
@@ -260,11 +272,14 @@ def test_haar_tree_passes_weights_to_sdt():
     np.testing.assert_array_equal(a.predict(X), b.predict(X))
 
 
-def test_sdt_progress(capsys):
+def test_sdt_progress(capsys, monkeypatch):
     a = SDTClassifier(max_depth=4, random_state=0).fit(X, y)
     assert capsys.readouterr() == ('', '')
+    SDTClassifier(max_depth=4, random_state=0, verbose=True).fit(X, y)
+    assert capsys.readouterr() == ('', '')              # not a terminal: silent
+    monkeypatch.setattr(sys, 'stderr', _Terminal())
     b = SDTClassifier(max_depth=4, random_state=0, verbose=True).fit(X, y)
-    assert 'SDTClassifier: depth levels' in capsys.readouterr().err
+    assert 'SDTClassifier: depth levels' in sys.stderr.getvalue()
     np.testing.assert_array_equal(a.tree_.threshold, b.tree_.threshold)
 
 

@@ -13,7 +13,7 @@ from tao_nb.tree import Tree, Split
 from tao_nb.tao import TAORun, TAOSettings, tao, tao_sweep, refit_values, record_sweep, split_goes_right
 from tao_nb.reduced import ZERO_ONE, SQUARED
 from tao_nb.path import tao_path
-from tao_nb.viz.text import tree_layout, describe_split
+from tao_nb.viz.text import tree_layout, describe_split, describe_value
 from tao_nb.viz.trees import TreeStyle, plot_tree, node_boxes, plot_history
 from tao_nb.viz.oblique import plot_node_weights, plot_path
 from tao_nb.viz.explore import (Explorer, SweepExplorer, explore_sweep, PathExplorer, explore_path, png_size,
@@ -99,8 +99,70 @@ def test_plot_tree_regression_and_deep():
 
 def test_describe_split():
     assert describe_split(Split(3, None, 2.5)) == "x[3] > 2.5"
-    assert describe_split(Split(-1, np.array([1., 0, -1]), 0.5)) == "w·x > 0.5 (nnz=2)"
+    assert describe_split(Split(-1, np.array([1., 0, -1]), 0.5)) == "1·x[0] − 1·x[2] > 0.5"
+    w = np.r_[0.5, -2.0, np.full(10, 0.01)]
+    assert describe_split(Split(-1, w, 6.05), [f"f{k}" for k in range(12)]) == "−2·f1 + 0.5·f0 + … (12 nonzeros) > 6.05"
     assert "swapped" in describe_split(Split(0, None, 1.0, True))
+
+
+@pytest.fixture(scope='module')
+def cancer():
+    from sklearn.datasets import load_breast_cancer
+    return load_breast_cancer(as_frame=True)
+
+
+def _node_texts(ax, tree):
+    "The node text drawn at each node's place: {node id: text artist}."
+    x, y = tree_layout(tree)
+    where = {(round(float(a), 6), round(float(b), 6)): i for i, (a, b) in enumerate(zip(x, y))}
+    return {where[tuple(round(float(v), 6) for v in s.get_position())]: s for s in ax.texts if s.get_zorder() == 4}
+
+
+def _assert_legible(ax, tree, feature_names, class_names, scale=None):
+    "Every text >= 8 pt and inside its box (rendered with Agg); every node shows its full split or label."
+    ax.figure.canvas.draw()
+    r = ax.figure.canvas.get_renderer()
+    assert min(s.get_fontsize() for s in ax.texts) >= 8
+    texts, boxes = _node_texts(ax, tree), node_boxes(ax)
+    assert sorted(texts) == list(range(tree.n_nodes))
+    for i, s in texts.items():
+        body = (describe_value(tree, i, class_names) if tree.is_leaf[i]
+                else describe_split(tree.get_split(i), feature_names, scale=scale))
+        assert body in s.get_text().replace("\n", " "), (i, s.get_text(), body)
+        t, b = s.get_window_extent(r), boxes[i].get_window_extent(r)
+        assert b.x0 - 1 <= t.x0 and t.x1 <= b.x1 + 1 and b.y0 - 1 <= t.y0 and t.y1 <= b.y1 + 1, (i, s.get_text())
+
+
+@pytest.mark.parametrize('depth', [1, 2, 3, 4])
+def test_plot_tree_real_names_legible_to_depth_4(cancer, depth):
+    "CART on breast cancer with its 30 real feature names: no label dropped, none below 8 pt, each in its box."
+    X, y = cancer.data, cancer.target
+    sk = DecisionTreeClassifier(max_depth=depth, random_state=0).fit(X.values, y)
+    t, names = Tree.from_sklearn(sk), list(cancer.feature_names)
+    ax = plot_tree(t, feature_names=names, class_names=['malignant', 'benign'], X=X.values)
+    _assert_legible(ax, t, names, ['malignant', 'benign'])
+    plt.close('all')
+    _assert_legible(plot_tree(t, feature_names=names), t, names, None)
+
+
+def test_plot_tree_and_export_text_take_an_estimator(cancer):
+    "A fitted estimator: its tree_, feature_names_in_ (a DataFrame), classes_ and x_scale_ (oblique)."
+    from tao_nb import TAOClassifier
+    from tao_nb.viz.text import export_text
+    X, y = cancer.data, cancer.target.map({0: 'malignant', 1: 'benign'})
+    for split_type in ('axis', 'oblique'):
+        clf = TAOClassifier(max_depth=3, split_type=split_type, random_state=0).fit(X, y)
+        ax = plot_tree(clf, X=X.values)
+        scale = getattr(clf, 'x_scale_', None)
+        _assert_legible(ax, clf.tree_, list(X.columns), list(clf.classes_), scale)
+        if split_type == 'axis': assert export_text(clf) == export_text(clf.tree_, list(X.columns), clf.classes_)
+        rules = export_text(clf)
+        assert 'x[' not in rules and ('class: malignant' in rules or 'class: benign' in rules)
+        plt.close('all')
+    top = clf.tree_.W[0] * clf.x_scale_                # the root's named term: the largest |w_k| x_scale_k
+    assert export_text(clf, max_terms=1).split('\n')[0].split('·')[1].startswith(X.columns[np.abs(top).argmax()])
+    with pytest.raises(TypeError, match="fitted estimator"):
+        plot_tree(TAOClassifier())
 
 
 def test_split_goes_right_matches_routing(digits):
@@ -310,7 +372,8 @@ def test_explorers_open_at_their_start_whatever_a_test_did(blob_explorer, small_
     ex = blob_explorer
     _drive(ex.widget(), [1, 1, -1])                       # a test's own view, left at step 2
     v = ex.widget()                                       # the reader's view, and what displaying `ex` builds
-    assert v.position == 0 and v.slider.value == 1 and v.caption.value.startswith(f"step 1/{len(ex)}:")
+    assert v.position == ex.start and v.slider.value == ex.start + 1
+    assert v.caption.value.startswith(f"step {ex.start + 1}/{len(ex)}:") and 'kept' not in v.caption.value
     pe = explore_path(small_path[0], (8, 8))
     w = pe.widget(); w.slider.value = 1; _drive(w, [-1])
     v = pe.widget()

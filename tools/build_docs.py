@@ -11,7 +11,13 @@ MkDocs/Sphinx notebook plugins load MathJax/RequireJS from a CDN, and Sphinx aut
 nbdev's docments. So this builder reads the notebooks with the pinned markdown-it-py + mdit-py-plugins (CommonMark,
 tables, `$`/`$$` math), converts LaTeX to MathML at build time with latex2mathml (browsers render MathML natively, so
 no script and no network), highlights code with Pygments, and documents symbols with `inspect` and fastcore's
-`docments`: what `show_doc` shows. It takes a few seconds and needs only the project's pinned dev packages.
+`docments`: what `show_doc` shows, completed by what `help()` shows (an estimator's numpydoc Parameters, written
+into its docstring). It takes a few seconds and needs only the project's pinned dev packages.
+
+The site's one script is its search: the builder writes `search-index.js` (pages' titles, headings and prose, every
+symbol's name and summary, as JSON assigned to `window.SEARCH_INDEX`: a page opened from `file://` may not fetch() a
+.json file) and copies the hand-written `tools/docs_assets/search.js`, which ranks entries as a reader types; nothing
+comes from the network. Below 800 px the sidebar folds behind a "Contents" button (a CSS checkbox, no script).
 """
 import argparse
 import ast
@@ -50,6 +56,21 @@ def numpydoc_split(doc):
         lines = rest.split('Attributes\n----------\n', 1)[1].strip().split('\n')
         for name, desc in zip(lines[::2], lines[1::2]): attrs.append((name.strip(), desc.strip()))
     return summary.strip(), attrs, examples.strip()
+
+
+def numpydoc_params(doc):
+    """{name: description} of a numpydoc docstring's Parameters section (what `help()` shows for an estimator whose
+    parameter descriptions are written into its docstring); `a, b` names share a description."""
+    doc = doc.partition('\nExamples\n--------\n')[0]
+    if '\nParameters\n----------\n' not in doc: return {}
+    body = re.split(r'\n\n?\w[\w ]*\n-{3,}\n', doc.split('\nParameters\n----------\n', 1)[1])[0]
+    out, name = {}, None
+    for line in body.split('\n'):
+        if line and not line[0].isspace():
+            name = line.split(' : ')[0].strip()
+            out[name] = ''
+        elif name is not None and line.strip(): out[name] = (out[name] + ' ' + line.strip()).strip()
+    return {n.strip(): d for names, d in out.items() for n in names.split(',') if d}
 
 
 _EXAMPLES_RUN = {}
@@ -213,6 +234,21 @@ def _field_comments(cls):
     return out
 
 
+def _line_comments(obj, names):
+    """Inline comments of parameters docments leaves out: `*args` / `**kwargs` (`**kwargs,  # passed to ...`) and
+    all the names of a line that declares several (`X, y,  # training inputs and targets`; docments gives the
+    comment to the last only). Lines of a one-line body (`def f(self, k): return ...  # ...`) are skipped."""
+    try: src = inspect.getsource(obj.__init__ if inspect.isclass(obj) else obj)
+    except (OSError, TypeError): return {}
+    out = {}
+    for line in src.split('"', 1)[0].split('\n'):              # the signature, before the docstring
+        code, hash_, comment = line.partition('#')
+        if not hash_ or not comment.strip() or re.search(r'\)\s*(->[^:]*)?:\s*\S', code): continue
+        for m in re.finditer(r'(?:^|[(,])\s*\*{0,2}(\w+)\s*(?=[:=,)]|$)', code.strip()):
+            if m.group(1) in names: out.setdefault(m.group(1), comment.strip())
+    return out
+
+
 def symbol_kind(obj, is_member):
     if isinstance(obj, property): return 'property'
     if inspect.isclass(obj): return 'class'
@@ -236,9 +272,11 @@ def signature_parts(obj, is_member):
     if inspect.isclass(obj) and (hasattr(obj, '_fields') or hasattr(obj, '__dataclass_fields__')):
         docs = {k: {'docment': v} for k, v in _field_comments(obj).items()}
     rows, shared = [], _shared_docs() if inspect.isclass(obj) else {}
+    helped = numpydoc_params(inspect.getdoc(obj) or '')          # the Parameters section `help()` shows
+    helped.update({k: v for k, v in _line_comments(obj, {p.name for p in params}).items() if k not in helped})
     for p in params:
         name = {p.VAR_POSITIONAL: '*', p.VAR_KEYWORD: '**'}.get(p.kind, '') + p.name
-        doc = (docs.get(p.name) or {}).get('docment') or shared.get(p.name, '')
+        doc = (docs.get(p.name) or {}).get('docment') or helped.get(p.name) or shared.get(p.name, '')
         rows.append((name, _fmt_anno(p.annotation), _fmt_default(p.default), doc))
     ret = _fmt_anno(sig.return_annotation) if not inspect.isclass(obj) else ''
     ret_doc = '' if inspect.isclass(obj) else ((docs.get('return') or {}).get('docment') or '')
@@ -278,7 +316,8 @@ class Symbol:
                 'class="highlight"', 'class="highlight api-sig"', 1))
         doc, attrs, examples = numpydoc_split(inspect.getdoc(obj) or '')
         if doc: h.append(f'<div class="api-doc">{md(doc, where=where, root=root, ids=set())}</div>')
-        if attrs: h.append('<dl class="api-attrs"><dt>Attributes</dt>' + ''.join(f'<dd><code>{esc(k)}</code>: {esc(v)}</dd>' for k, v in attrs) + '</dl>')
+        if attrs: h.append('<dl class="api-attrs"><dt>Attributes</dt>' + ''.join(
+            f'<dd><code>{esc(k)}</code>: {_inline_md(md, v, where, root)}</dd>' for k, v in attrs) + '</dl>')
         if examples:
             run_examples(examples, obj, self.fullname)
             h.append('<div class="api-examples"><strong>Examples</strong>' + code_html(examples) + '</div>')
@@ -495,7 +534,22 @@ details.source > summary { cursor:pointer; color:var(--muted); font-size:.85rem;
 math { font-family: "Latin Modern Math", "STIX Two Math", "Cambria Math", math; font-size:1.08em; }
 math[display="block"] { display:block math; margin:.8rem 0; overflow-x:auto; overflow-y:hidden; }
 .module-list dt { margin-top:.8rem; } .module-list dd { margin-left:1rem; color:var(--muted); }
-@media (max-width: 800px) { nav.sidebar { position:static; width:auto; } main { margin-left:0; padding:1rem; } }
+.search input { width:100%; box-sizing:border-box; padding:.3rem .5rem; border:1px solid var(--line); border-radius:6px;
+  font:inherit; font-size:.9rem; margin:.2rem 0 .6rem; }
+#search-results { background:#fff; border:1px solid var(--line); border-radius:6px; padding:.3rem .5rem !important;
+  margin:-.4rem 0 .8rem !important; font-size:.85rem; }
+#search-results li { margin:.25rem 0; } .search-kind { display:block; color:var(--muted); font-size:.72rem; }
+.nav-toggle { position:absolute; opacity:0; pointer-events:none; } .nav-button { display:none; }
+@media (max-width: 800px) {
+  nav.sidebar { position:static; width:auto; border-right:none; border-bottom:1px solid var(--line); padding:.6rem 1rem; }
+  nav.sidebar .site-title { display:inline-block; margin-right:1rem; }
+  .nav-button { display:inline-block; cursor:pointer; border:1px solid var(--line); border-radius:6px; padding:.1rem .6rem;
+    font-size:.9rem; background:var(--bg2); float:right; }
+  .nav-body { display:none; } .nav-toggle:checked ~ .nav-body { display:block; }
+  main { margin-left:0; padding:1rem; max-width:none; }
+  main table { display:block; overflow-x:auto; } main img { max-width:100%; height:auto; }
+  .api-other { float:none; display:block; }
+}
 """
 
 
@@ -544,6 +598,10 @@ class Site:
 
     def sidebar(self, current, root, toc=()):
         h = [f'<nav class="sidebar"><a class="site-title" href="{root}index.html">{esc(self.cfg.get("title", self.lib))}</a>',
+             '<label class="nav-button" for="nav-toggle">☰ Contents</label>',
+             '<div class="search"><input type="search" id="search-box" placeholder="Search" aria-label="Search the docs"'
+             ' autocomplete="off"><ol id="search-results" hidden></ol></div>',
+             '<input type="checkbox" id="nav-toggle" class="nav-toggle" aria-label="Show the contents"><div class="nav-body">',
              f'<p class="site-desc">{esc(self.cfg.get("description", ""))}</p><ol class="pages">']
         for name, (title, _) in self.titles.items():
             cur = ' class="current"' if name == current else ''
@@ -563,7 +621,7 @@ class Site:
             if cur and toc:
                 sub = '<ul>' + ''.join(f'<li><a href="#{esc(i)}">{t}</a></li>' for i, t in toc) + '</ul>'
             h.append(f'<li{cur}><a href="{root}api/{m}.html"><code>{esc(m)}</code></a>{sub}</li>')
-        h.append('</ul></nav>')
+        h.append('</ul></div></nav>')
         return '\n'.join(h)
 
     def write_page(self, rel, title, body, toc=(), pager=''):
@@ -571,15 +629,21 @@ class Site:
         doc = (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
                f'<meta name="viewport" content="width=device-width, initial-scale=1">'
                f'<title>{esc(title.replace("`", ""))} – {esc(self.cfg.get("title", self.lib))}</title>'
-               f'<link rel="stylesheet" href="{root}style.css"></head>\n<body>\n{self.sidebar(rel, root, toc)}\n'
+               f'<link rel="stylesheet" href="{root}style.css">'
+               f'<script src="{root}search-index.js" defer></script><script src="{root}search.js" defer></script>'
+               f'</head>\n<body>\n{self.sidebar(rel, root, toc)}\n'
                f'<main>\n{body}\n{pager}\n</main>\n</body></html>\n')
         (self.out / rel).write_text(doc, encoding='utf-8')
+        self.search.append(dict(t=title.replace('`', ''), u=rel, k='page', m='', h=' '.join(t for _, t in toc).lower(),
+                                x=page_text(body)))
 
     def build(self):
         if self.out.exists(): shutil.rmtree(self.out)
         (self.out / 'figures').mkdir(parents=True)
         (self.out / 'api').mkdir()
         (self.out / 'style.css').write_text(CSS + HtmlFormatter(style='default').get_style_defs('.highlight'))
+        shutil.copyfile(ROOT / 'tools' / 'docs_assets' / 'search.js', self.out / 'search.js')
+        self.search = []
         builders = {name: PageBuilder(self, p) for name, p in self.pages.items()}
         self.titles = {name: b.title_and_description() for name, b in builders.items()}
         self.modules = list(dict.fromkeys(s.module for s in self.symbols))
@@ -593,7 +657,19 @@ class Site:
             nxt = f'<a rel="next" href="{names[k + 1]}">{t(names[k + 1])} →</a>' if k + 1 < len(names) else '<span></span>'
             self.write_page(name, self.titles[name][0], body, b.toc, f'<div class="pager">{prev}{nxt}</div>')
         self.write_api_pages()
+        self.write_search_index()
         return self.out
+
+    def write_search_index(self):
+        """`search-index.js`: the pages' titles, headings and text and every symbol's name and summary, as JSON that
+        `search.js` reads (a script, not a fetched .json file: browsers refuse fetch() on file:// pages)."""
+        for s in self.symbols:
+            doc = (inspect.getdoc(s.obj.fget if isinstance(s.obj, property) else s.obj) or '').split('\n')[0]
+            self.search.append(dict(t=s.qualname, u=f'api/{s.module}.html#{s.anchor}', k=s.kind, m=s.module,
+                                    h=s.fullname.lower(), x=doc.lower()))
+        (self.out / 'search-index.js').write_text(
+            'window.SEARCH_INDEX = ' + json.dumps(self.search, ensure_ascii=False, separators=(',', ':')) + ';\n',
+            encoding='utf-8')
 
     def write_api_pages(self):
         idx = ['<h1>API reference</h1><p>Every exported symbol, by module. Each entry also appears in its notebook, '
@@ -616,6 +692,13 @@ class Site:
             self.write_page(f'api/{m}.html', m, '\n'.join(body), toc)
         idx.append('</dl>')
         self.write_page('api/index.html', 'API reference', '\n'.join(idx))
+
+
+def page_text(body, limit=12000):
+    "The searchable text of a page's body: its prose (no code, outputs or math), lowercased, at most `limit` chars."
+    t = re.sub(r'<(pre|math|table|section)\b.*?</\1>', ' ', body, flags=re.S)
+    t = html.unescape(re.sub(r'<[^>]+>', ' ', t))
+    return re.sub(r'\s+', ' ', t).strip().lower()[:limit]
 
 
 def build(out=None, root=ROOT):

@@ -12,7 +12,7 @@ import threading
 import warnings
 import numbers
 from dataclasses import dataclass, fields
-from functools import partial
+from functools import cache, partial
 from typing import Callable, NamedTuple, Optional
 import numpy as np
 from fastcore.basics import patch
@@ -246,6 +246,21 @@ class MIPFit(NamedTuple):
     bound: float         # HiGHS's dual bound: bound <= optimum <= objective
     status: str          # CVXPY's status: 'optimal', 'user_limit' (time limit), ...
 
+# %% ../../nbs/09_oblique_solver.ipynb #5e1c9a01
+@cache
+def _highs_banner_once():
+    "Construct HiGHS once with stdout (fd 1) closed: its first construction prints a banner no option stops."
+    import os, sys, highspy
+    sys.stdout.flush()
+    saved, null = os.dup(1), os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, 1)
+        highspy.Highs()
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+        os.close(null)
+
 # %% ../../nbs/09_oblique_solver.ipynb #87096a8b
 def fit_mip(X, label, weight, C=1.0,
             time_limit=2.0,      # seconds HiGHS may search
@@ -265,6 +280,7 @@ def fit_mip(X, label, weight, C=1.0,
                       [cp.multiply(s, X @ (wp - wn) - b) >= 1 - M * xi, l1 <= Wmax, cp.abs(b) <= Bmax])
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', UserWarning)            # CVXPY's "may be inaccurate" at a time limit
+        _highs_banner_once()
         try: prob.solve(solver=cp.HIGHS, time_limit=time_limit, verbose=False)
         except cp.SolverError as e: return MIPFit(None, np.nan, np.inf, -np.inf, f'solver_error: {e}')
     if wp.value is None: return MIPFit(None, np.nan, np.inf, -np.inf, str(prob.status))

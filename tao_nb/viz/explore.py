@@ -24,7 +24,7 @@ __all__ = ['figures_png', 'png_size', 'smallest_text_px', 'ExplorerView', 'Explo
            'explore_sweep', 'PathExplorer', 'explore_path']
 
 # %% ../../nbs/13_viz_explore.ipynb #fa34a88d
-def figures_png(figs, dpi=80):
+def figures_png(figs, dpi=80):  # figs: matplotlib Figures, top to bottom; dpi: the PNG's resolution
     "Draw `figs` at `dpi`, stacked top to bottom (left-aligned, on white), into one PNG; closes the figures."
     pngs = []
     for f in figs:
@@ -40,12 +40,12 @@ def figures_png(figs, dpi=80):
     mpimg.imsave(buf, np.vstack(ims), format='png')
     return buf.getvalue()
 
-def png_size(png:bytes):
+def png_size(png:bytes):  # a PNG file's bytes
     "(width, height) in pixels of a PNG, from its header."
     if png[:8] != b'\x89PNG\r\n\x1a\n': raise ValueError("not a PNG")
     return int.from_bytes(png[16:20], 'big'), int.from_bytes(png[20:24], 'big')
 
-def smallest_text_px(fig, dpi=80):
+def smallest_text_px(fig, dpi=80):  # fig: a matplotlib Figure; dpi: the resolution it is shown at
     "Height in pixels (font size at `dpi`) of the smallest non-empty text `fig` draws."
     texts = list(fig.texts)
     for ax in fig.axes:
@@ -59,7 +59,7 @@ def smallest_text_px(fig, dpi=80):
 # %% ../../nbs/13_viz_explore.ipynb #0ca53ce2
 class ExplorerView(W.VBox):
     "An `Explorer`'s widget: Prev / slider / Next, a caption, the figure as one PNG at full size (scrolls)."
-    def __init__(self, explorer, k=None):   # k: position to open at (default `explorer.start`)
+    def __init__(self, explorer, k=None):   # the `Explorer` shown; k: position to open at (default its `start`)
         self.explorer, n = explorer, len(explorer)
         self.slider = W.IntSlider(value=1, min=1, max=max(n, 1), description=explorer.noun, disabled=n < 2,
                                   continuous_update=False, layout=W.Layout(width='420px'))
@@ -77,7 +77,7 @@ class ExplorerView(W.VBox):
     @property
     def position(self): return self.slider.value - 1   # 0-based index of the position shown
 
-    def move(self, d:int):
+    def move(self, d:int):  # positions to move by (Prev: -1, Next: +1)
         "Move `d` positions (Prev: -1, Next: +1), staying within the ends."
         self.slider.value = int(np.clip(self.slider.value + d, 1, self.slider.max))
 
@@ -103,14 +103,14 @@ class Explorer:
     def _check(self, k):
         if not 0 <= k < len(self): raise IndexError(f"{self.noun} {k} not in [0, {len(self)})")
 
-    def png(self, k:int):
+    def png(self, k:int):  # a position, from 0
         "Position `k` drawn as one PNG at `self.dpi` (kept: drawn once)."
         self._check(k)
         cache = self.__dict__.setdefault('_pngs', {})
         if k not in cache: cache[k] = figures_png(self.figures(k), self.dpi)
         return cache[k]
 
-    def widget(self, k=None):
+    def widget(self, k=None):  # position to open at (default: `start`)
         "A new interactive view, opening at position `k` (default: `start`)."
         return ExplorerView(self, k)
 
@@ -187,7 +187,8 @@ def _bars_step(ax, step, X):
 # %% ../../nbs/13_viz_explore.ipynb #e180c44d
 _PANEL = 5.5                      # inches: the left panel with its margins
 
-def sweep_figsize(tree:Tree, slot=1.0):
+def sweep_figsize(tree:Tree,  # the tree of the sweep
+                  slot=1.0):   # inches per leaf
     "Size (inches) of a `SweepExplorer` step: the problem panel, then `slot` per leaf, ~1.05 per level."
     return (_PANEL + max(6.5, slot * tree.n_leaves + 1), max(4.8, 1.05 * (tree.max_depth + 1) + 1.3))
 
@@ -198,7 +199,7 @@ def _axes_in(fig, left, bottom, width, height):
 
 # %% ../../nbs/13_viz_explore.ipynb #dd9d25ef
 class SweepExplorer(Explorer):
-    "Step through a recorded TAO sweep node by node: `render(k)` draws step `k`; the widget opens at step 1."
+    "Step through a recorded TAO sweep node by node: `render(k)` draws step `k`; opens at the first change."
     noun, empty = 'step', "no node step in this sweep (no care points anywhere)"
     def __init__(self, sweep,           # what `record_sweep` returns: (steps, tree after, E before, E after)
                  X,                     # the inputs the sweep ran on
@@ -209,10 +210,12 @@ class SweepExplorer(Explorer):
         self.X = np.asarray(X, dtype=np.float64)
         self.feature_names, self.class_names = feature_names, class_names
         self.figsize = figsize or sweep_figsize(self.tree_after)   # a sweep keeps the tree's shape
+        # the widget opens at the first step whose node took a new split (step 1 when none did)
+        self.start = next((k for k, s in enumerate(self.steps) if s.new is not None), 0)
 
     def __len__(self): return len(self.steps)
 
-    def caption(self, k:int):
+    def caption(self, k:int):  # a step, from 0
         "One line about step `k`, counted from 1 as the slider counts."
         s = self.steps[k]
         new = describe_split(s.new, self.feature_names) if s.new is not None else "kept"
@@ -222,7 +225,7 @@ class SweepExplorer(Explorer):
 
 # %% ../../nbs/13_viz_explore.ipynb #e47891d3
 @patch
-def render(self:SweepExplorer, k:int):
+def render(self:SweepExplorer, k:int):  # a step, from 0
     "Step `k` as a Figure: the node's problem (left), the tree after the step, the node highlighted (right)."
     self._check(k)
     s, fig = self.steps[k], plt.figure(figsize=self.figsize)
@@ -285,7 +288,7 @@ class PathExplorer(Explorer):
 
 # %% ../../nbs/13_viz_explore.ipynb #51b3185f
 @patch
-def caption(self:PathExplorer, k:int):
+def caption(self:PathExplorer, k:int):  # a tree of the path, from 0
     "One line about tree `k`: its number (from 1), C and measures."
     p, t = self.path, self.path.trees[k]
     sel = ", selected" if k == p.best_index else ""
@@ -295,7 +298,7 @@ def caption(self:PathExplorer, k:int):
             f"{p['internal'][k]} splits, {t.n_leaves} leaves, depth {t.max_depth}")
 
 @patch
-def render(self:PathExplorer, k:int):
+def render(self:PathExplorer, k:int):  # a tree of the path, from 0
     "Tree `k` of the path drawn by `plot_node_weights`, sized to be legible; returns the Figure."
     self._check(k)
     t = self.path.trees[k]
@@ -304,10 +307,14 @@ def render(self:PathExplorer, k:int):
                              shared_scale=self.shared_scale, figsize=figsize, title=self.caption(k))
 
 @patch
-def figures(self:PathExplorer, k:int):
+def figures(self:PathExplorer, k:int):  # a tree of the path, from 0
     "The path's curves with tree `k` marked, above tree `k`."
     return [plot_path(self.path, current=k, figsize=(11, 2.6))[0].figure, self.render(k)]
 
-def explore_path(path, image_shape, X=None, y=None, **kwargs):
+def explore_path(path,         # a `TAOPath` (`tao_path`, notebook 12)
+                 image_shape,  # shape of one input image, e.g. (8, 8)
+                 X=None,       # raw inputs: leaf means and counts
+                 y=None,       # their labels: % right at the leaves
+                 **kwargs):    # other options of `PathExplorer` (class_names, shared_scale, figsize, slot)
     "A `PathExplorer` over the trees of `path`; display it in a notebook to walk the path."
     return PathExplorer(path, image_shape, X, y, **kwargs)

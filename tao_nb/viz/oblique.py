@@ -15,7 +15,10 @@ from .text import tree_layout, describe_value, is_classification, row_room
 __all__ = ['class_indices', 'weights_figsize', 'plot_node_weights', 'plot_path']
 
 # %% ../../nbs/11_viz_oblique.ipynb #6e535840
-def class_indices(y, class_names, n_classes, n=None):
+def class_indices(y,            # labels (of `class_names`), or class indices
+                  class_names,  # the class of each index (None: `y` holds indices)
+                  n_classes,    # number of classes of the tree
+                  n=None):      # the number of labels `y` must have (None: any)
     "Labels -> class indices (the order of a tree's values): labels from `class_names`, or indices."
     y = np.asarray(y)
     if n is not None and len(y) != n: raise ValueError(f"y has {len(y)} labels for {n} points")
@@ -56,7 +59,10 @@ def _captions(t, counts, correct, class_names):
     return caps
 
 # %% ../../nbs/11_viz_oblique.ipynb #d92dc1e4
-def weights_figsize(tree:Tree, slot=1.05, max_width=24):
+def weights_figsize(tree:Tree,    # the tree to draw
+                    slot=1.05,    # inches per leaf
+                    max_width=24  # inches, at most
+                   ):
     "Default size (inches) of `plot_node_weights`: `slot` per leaf (at most `max_width`), ~1.45 per level."
     width = np.clip(slot * tree.n_leaves + 0.5, 4, max_width)
     return (float(width), float(np.clip(1.45 * (tree.max_depth + 1) + 0.4, 2.5, 16)))
@@ -163,16 +169,16 @@ def _path_sparsity(path, ax):
 # %% ../../nbs/11_viz_oblique.ipynb #71b6ad8b
 def plot_path(path,                      # a `TAOPath` (`tao_path`), or any object with its measures
               ax=None,                   # three Axes (error, nonzeros, splits); default: a new figure
-              X_test=None, y_test=None,  # test data: also plot the test error
+              X_test=None,               # test inputs: also plot the test error
+              y_test=None,               # test labels (as `path.classes_`)
               current=None,              # index of a tree to mark too (crimson), e.g. a slider's position
               figsize=(12, 3.3),         # size of a new figure
              ):
     "Error, nonzero weights (count, %) and splits versus C along a path, the selected C marked; the 3 Axes."
-    C = np.asarray(path.Cs, dtype=np.float64)
+    C, best = np.asarray(path.Cs, dtype=np.float64), path.best_index
     if ax is None: _, ax = plt.subplots(1, 3, figsize=figsize, layout='constrained')
     ax = np.asarray(ax, dtype=object).ravel()
     if len(ax) != 3: raise ValueError(f"plot_path draws 3 panels; got {len(ax)} Axes")
-    best = path.best_index
     err = {'train': path['train_error'], 'validation': path['val_error']}
     if X_test is not None: err['test'] = _path_errors(path, X_test, y_test)
     for (name, e), m in zip(err.items(), 'osd'): ax[0].plot(C, 100 * e, marker=m, ms=4, label=name)

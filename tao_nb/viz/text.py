@@ -8,10 +8,11 @@ import numpy as np
 from ..tree import Tree, Split
 
 # %% auto #0
-__all__ = ['tree_layout', 'row_room', 'describe_split', 'is_classification', 'describe_value', 'split_terms', 'export_text']
+__all__ = ['tree_layout', 'row_room', 'split_terms', 'describe_split', 'is_classification', 'describe_value', 'tree_of',
+           'export_text']
 
 # %% ../../nbs/02_viz_text.ipynb #9ffab469
-def tree_layout(tree:Tree):
+def tree_layout(tree:Tree):  # the tree to lay out
     "Positions (x, y) of every node: leaves in consecutive x slots, parents midway, y = -depth."
     n = tree.n_nodes
     x = np.zeros(n)
@@ -26,7 +27,8 @@ def tree_layout(tree:Tree):
     return x, -tree.depth.astype(float)
 
 # %% ../../nbs/02_viz_text.ipynb #589448a5
-def row_room(tree:Tree, x):
+def row_room(tree:Tree,  # the tree
+             x):         # x position of each node (`tree_layout`)
     "Each node's room on its row: the distance (slots of `x`) to its nearest row neighbour; inf when alone."
     room = np.full(tree.n_nodes, np.inf)
     for d in range(tree.max_depth + 1):
@@ -37,11 +39,34 @@ def row_room(tree:Tree, x):
             room[o] = np.minimum(np.r_[np.inf, gap], np.r_[gap, np.inf])
     return room
 
-# %% ../../nbs/02_viz_text.ipynb #cd3de3a7
+# %% ../../nbs/02_viz_text.ipynb #f3dab1c7
 def _fmt(v, precision=3):
     "A number in `precision` significant digits."
     return f"{v:.{precision}g}"
 
+def _fmt_weight(v, precision=3):
+    "A weight rounded to `precision` significant digits, without an exponent below 10^6 (390, not 3.9e+02)."
+    return f"{float(_fmt(v, precision)):g}"
+
+def split_terms(weights,            # a weight vector
+                feature_names=None, # names of the input features (default `x[k]`)
+                precision=3,        # significant digits of each weight
+                max_terms=8,        # at most this many terms, largest first, then `+ … (m nonzeros)`
+                scale=None):        # per-feature input scale: rank terms by |w_k| scale_k (default |w_k|)
+    "The score `w·x` of an oblique split as its largest nonzero terms: `0.31·x[3] − 0.2·x[0]`."
+    name = lambda k: feature_names[k] if feature_names is not None else f"x[{k}]"
+    nz = np.flatnonzero(weights)
+    size = np.abs(weights[nz]) * (1.0 if scale is None else np.asarray(scale, dtype=np.float64)[nz])
+    nz = nz[np.argsort(-size, kind='stable')]
+    if not len(nz): return "0"
+    out = ""
+    for j, k in enumerate(nz[:max_terms]):
+        w = weights[k]
+        sign = ("−" if w < 0 else "") if j == 0 else (" − " if w < 0 else " + ")
+        out += sign + f"{_fmt_weight(abs(w), precision)}·{name(k)}"
+    return out + (f" + … ({len(nz)} nonzeros)" if len(nz) > max_terms else "")
+
+# %% ../../nbs/02_viz_text.ipynb #cd3de3a7
 def _side(lhs, b, precision):
     "`lhs > b`, or the degenerate splits that send everything to one side."
     if np.isneginf(b): return f"{lhs}: all right"
@@ -51,24 +76,27 @@ def _side(lhs, b, precision):
 def describe_split(split:Split,             # the split (e.g. `tree.get_split(i)` or a solver's answer)
                    feature_names=None,      # names of the input features (default `x[k]`)
                    precision=3,             # significant digits of the threshold
+                   max_terms=2,             # oblique: terms named (largest first); the rest are counted
+                   scale=None,              # oblique: per-feature input scale, terms ranked by |w_k| scale_k
                   ):
-    "One-line text of a split: `x[k] > b` (axis-aligned) or `w·x > b (nnz=m)` (oblique)."
-    name = lambda k: feature_names[k] if feature_names is not None else f"x[{k}]"
-    if split.weights is None: s = _side(name(split.feature), split.threshold, precision)
+    "One-line text of a split: `name > b` (axis-aligned) or `0.8·a − 0.3·b + … (m nonzeros) > b` (oblique)."
+    if split.weights is None:
+        s = _side(feature_names[split.feature] if feature_names is not None else f"x[{split.feature}]",
+                  split.threshold, precision)
     else:
-        nz = np.flatnonzero(split.weights)
-        one = lambda: f"{_fmt(split.weights[nz[0]], 2)}·{name(nz[0])}"
-        lhs = "0" if len(nz) == 0 else one() if len(nz) == 1 else "w·x"
-        s = _side(lhs, split.threshold, precision) + (f" (nnz={len(nz)})" if len(nz) > 1 else "")
+        s = _side(split_terms(split.weights, feature_names, 2, max_terms, scale), split.threshold, precision)
     return s + (", children swapped" if split.swap else "")
 
 # %% ../../nbs/02_viz_text.ipynb #60d0fcb3
-def is_classification(tree:Tree):
+def is_classification(tree:Tree):  # the tree whose values are checked
     "Whether the tree's values look like class frequencies (nonnegative rows summing to 1, >1 column)."
     v = tree.value
     return v.shape[1] > 1 and bool((v >= -1e-12).all()) and np.allclose(v.sum(1), 1)
 
-def describe_value(tree:Tree, i, class_names=None, precision=3):
+def describe_value(tree:Tree,        # the tree
+                   i,                # a node id
+                   class_names=None, # names of the classes (default: class index)
+                   precision=3):     # significant digits of a response
     "Text of node `i`'s prediction: its class (argmax) or its mean response."
     v = tree.value[i]
     if is_classification(tree):
@@ -77,22 +105,23 @@ def describe_value(tree:Tree, i, class_names=None, precision=3):
     if len(v) == 1: return f"ŷ={_fmt(v[0], precision)}"
     return "ŷ=[" + ", ".join(_fmt(a, 2) for a in v[:3]) + (", …]" if len(v) > 3 else "]")
 
-# %% ../../nbs/02_viz_text.ipynb #f3dab1c7
-def split_terms(weights,            # a weight vector
-                feature_names=None, # names of the input features (default `x[k]`)
-                precision=3,        # significant digits of each weight
-                max_terms=8):       # at most this many terms, largest |w| first, then `+ m more`
-    "The score `w·x` of an oblique split as its nonzero terms: `0.31·x[3] − 0.2·x[0]`."
-    name = lambda k: feature_names[k] if feature_names is not None else f"x[{k}]"
-    nz = np.flatnonzero(weights)
-    nz = nz[np.argsort(-np.abs(weights[nz]), kind='stable')]
-    if not len(nz): return "0"
-    out = ""
-    for j, k in enumerate(nz[:max_terms]):
-        w = weights[k]
-        sign = ("−" if w < 0 else "") if j == 0 else (" − " if w < 0 else " + ")
-        out += sign + f"{_fmt(abs(w), precision)}·{name(k)}"
-    return out + (f" + {len(nz) - max_terms} more terms" if len(nz) > max_terms else "")
+# %% ../../nbs/02_viz_text.ipynb #b1fe2b57
+def tree_of(model,               # a `Tree`, or a fitted estimator with a `tree_` (ours or scikit-learn's)
+            feature_names=None,  # default: the estimator's `feature_names_in_` (set when X was a DataFrame)
+            class_names=None):   # default: the estimator's `classes_`
+    "The tree, its feature and class names, and its inputs' scale (`x_scale_` of a standardizing estimator)."
+    if isinstance(model, Tree): tree, scale = model, None
+    elif isinstance(getattr(model, 'tree_', None), Tree) or hasattr(getattr(model, 'tree_', None), 'value'):
+        tree = model.tree_ if isinstance(model.tree_, Tree) else Tree.from_sklearn(model)   # scikit-learn's
+        if feature_names is None: feature_names = getattr(model, 'feature_names_in_', None)
+        if class_names is None: class_names = getattr(model, 'classes_', None)
+        scale = getattr(model, 'x_scale_', getattr(getattr(model, 'path_', None), 'x_scale_', None))
+    else: raise TypeError(f"expected a Tree or a fitted estimator with a tree_, got {type(model).__name__}")
+    if feature_names is not None and len(feature_names) < tree.n_features:
+        raise ValueError(f"{len(feature_names)} feature_names for a tree on {tree.n_features} features")
+    if class_names is not None and is_classification(tree) and len(class_names) != tree.n_values:
+        raise ValueError(f"{len(class_names)} class_names for a tree of {tree.n_values} classes")
+    return tree, feature_names, class_names, scale
 
 # %% ../../nbs/02_viz_text.ipynb #306ad2f9
 def export_text(tree,               # a `Tree`, or a fitted estimator with a `tree_`
@@ -101,10 +130,7 @@ def export_text(tree,               # a `Tree`, or a fitted estimator with a `tr
                 precision=3,        # significant digits of thresholds and weights
                 max_terms=8):       # terms shown per oblique split
     "The tree as indented rules, one line per branch (as scikit-learn's `export_text`)."
-    if not isinstance(tree, Tree):
-        if feature_names is None: feature_names = getattr(tree, 'feature_names_in_', None)
-        if class_names is None: class_names = getattr(tree, 'classes_', None)
-        tree = tree.tree_
+    tree, feature_names, class_names, scale = tree_of(tree, feature_names, class_names)
     name = lambda k: feature_names[k] if feature_names is not None else f"x[{k}]"
     leaf = lambda i: (f"class: {describe_value(tree, i, class_names)}" if is_classification(tree)
                       else describe_value(tree, i, precision=precision))
@@ -114,7 +140,7 @@ def export_text(tree,               # a `Tree`, or a fitted estimator with a `tr
         if tree.is_leaf[i]:
             lines.append(pad + leaf(i))
             return
-        lhs = (split_terms(tree.W[i], feature_names, precision, max_terms) if tree.is_oblique
+        lhs = (split_terms(tree.W[i], feature_names, precision, max_terms, scale) if tree.is_oblique
                else name(tree.feature[i]))
         b = _fmt(tree.threshold[i], precision)
         lines.append(f"{pad}{lhs} <= {b}")

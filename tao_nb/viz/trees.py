@@ -4,6 +4,9 @@
 
 # %% ../../nbs/03_viz_trees.ipynb #70202093
 from __future__ import annotations
+import re
+import textwrap
+from functools import cache
 import numpy as np
 import matplotlib.pyplot as plt
 from matplotlib.patches import FancyBboxPatch
@@ -11,10 +14,10 @@ from matplotlib.ticker import MaxNLocator
 from pathlib import Path
 from typing import NamedTuple
 from ..tree import Tree
-from .text import tree_layout, describe_split, describe_value, is_classification, row_room
+from .text import tree_layout, describe_split, describe_value, is_classification, row_room, tree_of
 
 # %% auto #0
-__all__ = ['tree_figsize', 'TreeStyle', 'plot_tree', 'node_boxes', 'plot_history', 'keep_figures']
+__all__ = ['tree_figsize', 'wrap_text', 'TreeStyle', 'plot_tree', 'node_boxes', 'plot_history', 'keep_figures']
 
 # %% ../../nbs/03_viz_trees.ipynb #02eb8050
 def _node_counts(tree, X):
@@ -43,10 +46,27 @@ def _ax_points(ax):
     return bb.width * 72, bb.height * 72
 
 # %% ../../nbs/03_viz_trees.ipynb #19c91c83
-def tree_figsize(tree:Tree, slot_width=0.85, max_width=22):
-    "Figure size (inches) for `plot_tree`: `slot_width` per leaf (`max_width` at most), ~1.05 per level."
+_CHAR = 0.62       # average width of a character, in units of the font size
+
+def tree_figsize(tree:Tree,         # the tree to draw
+                 texts=None,        # per node id, the lines it must show (default: size by leaves only)
+                 fontsize=9,        # the font size the texts must fit at
+                 slot_width=0.85,   # inches per leaf, at least
+                 max_width=30):     # inches, at most
+    "Figure size (inches) for `plot_tree`: each node's lines fit its box at `fontsize`, up to `max_width`."
+    level = 1.05
+    if texts is not None:
+        x, _ = tree_layout(tree)
+        room = np.minimum(row_room(tree, x), tree.n_leaves)                 # slots a node's box may span
+        chars = np.array([max(map(len, t)) for t in texts])
+        slot_width = max(slot_width, float((_CHAR * fontsize * chars / (0.88 * 0.9 * 72 * room)).max()))
+        level = max(level, _box_inches(max(map(len, texts)), fontsize) / 0.62 / 0.9)
     width = np.clip(slot_width * tree.n_leaves + 1, 5, max_width)
-    return float(width), float(np.clip(1.05 * (tree.max_depth + 1) + 0.3, 2.2, 11))
+    return float(width), float(np.clip(level * (tree.max_depth + 1) + 0.3, 2.2, 11 * level))
+
+def _box_inches(n_lines, fontsize):
+    "Height (inches) of a box holding `n_lines` lines at `fontsize` (line spacing 1.2, 80% of the box)."
+    return 1.2 * n_lines * fontsize / 0.8 / 72
 
 def _root_paths(tree, nodes):
     "The given nodes and all their ancestors."
@@ -84,25 +104,49 @@ def _draw_boxes(ax, tree, x, y, size, colors, hl, lw):
         box.set_gid(f'node-{i}')
         ax.add_patch(box)
 
+# %% ../../nbs/03_viz_trees.ipynb #3d288892
+def wrap_text(s,       # the text of a split or a label
+              width):  # characters per line, at most (unless one word is longer)
+    "`s` on lines of at most `width` characters, broken before a `>`, `+` or `−` (or at spaces if need be)."
+    lines = []
+    for piece in re.split(r' (?=[>+−] )', s):
+        if lines and len(lines[-1]) + 1 + len(piece) <= width: lines[-1] += ' ' + piece
+        else: lines += textwrap.wrap(piece, width, break_long_words=False, break_on_hyphens=False) or ['']
+    return lines
+
+def _compactness(lines, per_line=3):
+    "How much room a layout asks for: its widest line plus `per_line` characters per line (low: compact)."
+    return max(map(len, lines)) + per_line * len(lines)
+
+def _sizing_texts(tree, layouts, fontsize, max_width):
+    "Per node, the layout a new figure is sized by: of the trade-offs width/lines tried, the smallest figure."
+    wide = 0.88 * 2.2 * 72 / (_CHAR * fontsize)        # characters a box of the widest 2.2 inches holds
+    key = lambda l, a: (max(map(len, l)) > wide, _compactness(l, a))
+    options = [[min((lay(i) for lay in layouts), key=lambda l: key(l, a)) for i in range(tree.n_nodes)]
+               for a in (1, 3, 6, 12)]
+    return min(options, key=lambda t: np.prod(tree_figsize(tree, t, fontsize, max_width=max_width)))
+
 # %% ../../nbs/03_viz_trees.ipynb #ab6e6213
-def _text_layouts(tree, counts, feature_names, class_names, precision):
-    "A node's candidate texts (by id): id (and n) over the body; with counts also id / n / body."
+def _text_layouts(tree, X, names, precision, scale=None):
+    "Candidate texts of a node (by id): id (and n, given `X`) over its body on 1+ lines; or id / n / body."
+    (feature_names, class_names), counts = names, _node_counts(tree, X) if X is not None else None
+    @cache                                   # one text per node, whatever the layout
     def body(i):
         if tree.left[i] < 0: return describe_value(tree, i, class_names, precision)
-        return describe_split(tree.get_split(i), feature_names, precision)
-    layouts = [lambda i: [f"#{i}" + (f"  n={counts[i]}" if counts is not None else ""), body(i)]]
-    if counts is not None: layouts.append(lambda i: [f"#{i}", f"n={counts[i]}", body(i)])
+        return describe_split(tree.get_split(i), feature_names, precision, scale=scale)
+    head = lambda i: [f"#{i}" + (f"  n={counts[i]}" if counts is not None else "")]
+    layouts = [lambda i, w=w: head(i) + wrap_text(body(i), w) for w in (200, 30, 22, 16)]
+    if counts is not None: layouts += [lambda i, w=w: [f"#{i}", f"n={counts[i]}"] + wrap_text(body(i), w)
+                                       for w in (200, 16)]
     return layouts
 
 def _draw_texts(ax, tree, x, y, layouts, fit, min_fontsize):
-    "Write each row of nodes in the layout fitting the largest font (`fit(lines, i)`), or ids, or nothing."
+    "Write a row at the largest font each node reaches in one of its layouts (`fit(lines, i)`), or ids."
     for d in range(tree.max_depth + 1):
         ids = np.flatnonzero(tree.depth == d)
-        texts, fs = None, 0.0
-        for lay in layouts:
-            lines = [lay(i) for i in ids]
-            f = min(fit(l, i) for l, i in zip(lines, ids))
-            if f > fs: texts, fs = lines, f
+        cands = [[lay(i) for lay in layouts] for i in ids]
+        fs = min(max(fit(l, i) for l in c) for c, i in zip(cands, ids))
+        texts = [next(l for l in c if fit(l, i) >= fs) for c, i in zip(cands, ids)]   # first to reach fs
         if fs < min_fontsize:
             texts = [[f"{i}"] for i in ids]
             fs = min(fit(l, i) for l, i in zip(texts, ids))
@@ -112,61 +156,64 @@ def _draw_texts(ax, tree, x, y, layouts, fit, min_fontsize):
                     linespacing=1.1)
 
 # %% ../../nbs/03_viz_trees.ipynb #3a917f15
-def _tree_axes(tree, ax, title):
-    "`ax` (or a new figure's Axes, sized by `tree_figsize`), its limits around the layout's slots and rows."
+def _tree_axes(tree, ax, title, figsize):
+    "`ax` (or a new figure's Axes of `figsize`), its limits around the layout's slots and rows."
     D, n_slots = tree.max_depth, tree.n_leaves
     if ax is None:
-        fig, ax = plt.subplots(figsize=tree_figsize(tree))
-        fig.subplots_adjust(left=0.01, right=0.99, bottom=0.01, top=0.92 if title else 0.99)
+        fig, ax = plt.subplots(figsize=figsize)
+        top = 1 - 0.5 / figsize[1] if title else 0.99
+        fig.subplots_adjust(left=0.01, right=0.99, bottom=0.01, top=top)
     ax.set_xlim(-0.6, n_slots - 0.4)
     ax.set_ylim(-D - 0.45, 0.45)
     ax.set_axis_off()
     if title: ax.set_title(title)
     return ax
 
-def _box_sizes(tree, x, ax):
-    "(points per data unit across, down; box width per node; box height): as a row allows, <= ~2.2 x 0.55 in."
+def _box_sizes(tree, x, ax, texts=None, fontsize=9):
+    "(points per data unit across, down; box width per node; box height): as a row allows, <= 2.2 x `tall` in"
+    tall = max(0.55, _box_inches(max(map(len, texts or [[]])), fontsize))   # inches: 0.55, or what texts need
     wpt, hpt = _ax_points(ax)
     n_slots = tree.n_leaves
     sx, sy = wpt / (n_slots + 0.2), hpt / (tree.max_depth + 0.9)         # points per data unit
     box_w = np.minimum(0.9 * np.minimum(row_room(tree, x), n_slots), 2.2 * 72 / sx)   # <= ~2.2 inches wide
-    box_h = min(0.62, 0.55 * 72 / sy)                                    # at most ~0.55 inch tall
+    box_h = min(0.62, tall * 72 / sy)                                    # at most `tall` inches
     return sx, sy, box_w, box_h
 
 # %% ../../nbs/03_viz_trees.ipynb #4f0b7d2b
 class TreeStyle(NamedTuple):
-    "How `plot_tree` writes and colours: font sizes, digits, the leaves' colormap."
-    fontsize: float = 9       # largest font size; smaller where nodes are crowded
+    "How `plot_tree` writes and colours: font sizes, digits, the leaves' colormap, the widest new figure."
+    fontsize: float = 9       # largest font size; a new figure is sized so that texts fit at it
     min_fontsize: float = 5   # below this a node keeps only its id, or nothing
     precision: int = 3        # significant digits of thresholds and responses
     cmap: object = None       # colormap for the leaves (default tab10/tab20 or viridis)
-
-def plot_tree(tree:Tree,           # the tree to draw
+    max_width: float = 30     # inches: a new figure grows with its texts up to this width
+def plot_tree(tree:Tree,           # a `Tree`, or a fitted estimator with a `tree_`
               ax=None,             # matplotlib Axes (default: a new figure sized by `tree_figsize`)
-              feature_names=None,  # names of the input features (default `x[k]`)
-              class_names=None,    # names of the classes (default: class index)
+              feature_names=None,  # names of the input features (default: the estimator's, or `x[k]`)
+              class_names=None,    # names of the classes (default: the estimator's `classes_`, or index)
               X=None,              # inputs: show the number of points reaching each node
               highlight=None,      # node id or ids to outline (with their root paths)
               title=None,          # axes title
-              style=TreeStyle(),   # font sizes, digits, colormap
+              style=TreeStyle(),   # font sizes, digits, colormap, widest figure
              ):
     "Draw `tree` with matplotlib: boxes by depth, node ids, splits, leaf labels and (given `X`) counts."
+    tree, feature_names, class_names, scale = tree_of(tree, feature_names, class_names)
     x, y = tree_layout(tree)
-    ax = _tree_axes(tree, ax, title)
-    sx, sy, box_w, box_h = _box_sizes(tree, x, ax)
+    layouts = _text_layouts(tree, X, (feature_names, class_names), style.precision, scale)
+    texts = _sizing_texts(tree, layouts, style.fontsize, style.max_width) if ax is None else None
+    ax = _tree_axes(tree, ax, title, tree_figsize(tree, texts, style.fontsize, max_width=style.max_width))
+    sx, sy, box_w, box_h = _box_sizes(tree, x, ax, texts, style.fontsize)
     hl = set() if highlight is None else set(np.atleast_1d(highlight).tolist())
     lw, mark = float(np.clip(sx / 40, 0.3, 1.2)), min(style.fontsize - 1, 0.35 * sx)
     _draw_edges(ax, tree, x, y, _root_paths(tree, hl), lw, mark if mark >= style.min_fontsize else 0)
     _draw_boxes(ax, tree, x, y, (box_w, box_h), _leaf_colors(tree, style.cmap), hl, lw)
-    fit = lambda lines, i: min(style.fontsize, 0.88 * box_w[i] * sx / (0.62 * max(map(len, lines))),
+    fit = lambda lines, i: min(style.fontsize, 0.88 * box_w[i] * sx / (_CHAR * max(map(len, lines))),
                                0.8 * box_h * sy / (1.2 * len(lines)))
-    counts = _node_counts(tree, X) if X is not None else None
-    layouts = _text_layouts(tree, counts, feature_names, class_names, style.precision)
     _draw_texts(ax, tree, x, y, layouts, fit, style.min_fontsize)
     return ax
 
 # %% ../../nbs/03_viz_trees.ipynb #73bb6c9c
-def node_boxes(ax):
+def node_boxes(ax):  # an Axes `plot_tree` drew on
     "The node boxes `plot_tree` drew on `ax`, as {node id: patch}."
     return {int(p.get_gid()[5:]): p for p in ax.patches if (p.get_gid() or '').startswith('node-')}
 

@@ -1,5 +1,6 @@
 """The built docs site in headless Chromium: the index page, a notebook page with math (MathML laid out as math, not
-as text) and an API reference page render; screenshots of each."""
+as text) and an API reference page render; the offline search finds a symbol and a page; at a phone's width the
+sidebar collapses behind a button; screenshots of each."""
 import importlib.util
 from pathlib import Path
 
@@ -83,3 +84,49 @@ def test_api_page_renders(site, page, shots):
     entry = page.locator(f'section.api-entry[id="{anchor}"]')
     assert entry.is_visible() and entry.evaluate("e => e.getBoundingClientRect().top") < 50, "scrolled to the entry"
     page.screenshot(path=shots / 'docs_notebook_entry.png')
+
+
+@pytest.mark.parametrize('query, lands_on', [('plot_tree', 'api/tao_nb.viz.trees.html#plot_tree'),
+                                             ('drawing trees', 'viz_trees.html'),
+                                             ('TAOPathClassifier', 'api/tao_nb.estimators.html#taopathclassifier')])
+def test_search_types_a_query_and_lands_on_its_page(site, page, shots, query, lands_on):
+    "Issue 30: the search box (search.js over the prebuilt search-index.js, no network) finds and opens the page."
+    out, b = site
+    requests = []
+    page.on('request', lambda r: requests.append(r.url))
+    page.goto((out / 'api' / 'index.html').as_uri())          # from a page one folder down: links stay relative
+    page.locator('#search-box').fill(query)
+    results = page.locator('#search-results li a')
+    results.first.wait_for()
+    assert results.first.get_attribute('href').endswith(lands_on), results.first.get_attribute('href')
+    page.screenshot(path=shots / f"docs_search_{query.replace(' ', '_')}.png")
+    page.locator('#search-box').press('Enter')
+    page.wait_for_url('**/' + lands_on)
+    assert page.locator('main h1').first.is_visible()
+    if '#' in lands_on:
+        entry = page.locator(f'section.api-entry[id="{lands_on.split("#")[1]}"]')
+        assert entry.is_visible() and entry.evaluate("e => e.getBoundingClientRect().top") < 50
+    assert all(u.startswith('file:') for u in requests), [u for u in requests if not u.startswith('file:')]
+
+
+def test_narrow_screen_collapses_the_sidebar(site, browser, shots):
+    "Issue 30: at 420 px the page text comes first (the sidebar folds behind a button), and nothing scrolls sideways."
+    out, b = site
+    p = browser.new_page(viewport={'width': 420, 'height': 800})
+    try:
+        for name in ('index.html', 'viz_trees.html', 'api/tao_nb.estimators.html'):
+            p.goto((out / name).as_uri())
+            links = p.locator('nav.sidebar ol.pages > li > a')
+            assert links.count() > 20 and not links.first.is_visible(), f"{name}: the page list shows before the text"
+            h1 = p.locator('main h1').first
+            assert h1.is_visible() and h1.evaluate("e => e.getBoundingClientRect().top") < 200, name
+            assert p.evaluate("document.documentElement.scrollWidth") <= 420, f"{name} scrolls sideways"
+            assert p.locator('#search-box').is_visible()
+        p.screenshot(path=shots / 'docs_narrow_closed.png')
+        p.locator('label.nav-button').click()
+        assert links.first.is_visible() and p.locator('nav.sidebar ol.pages > li').count() == links.count()
+        p.screenshot(path=shots / 'docs_narrow_open.png')
+        p.locator('label.nav-button').click()
+        assert not links.first.is_visible()
+    finally:
+        p.close()
