@@ -5,11 +5,13 @@ estimators do (`input_scale`), binary pseudo-labels 'top garment' (classes 0, 2,
 weights: the size of the root's reduced problem in a full-scale fit. Timed in one process: the package's whole node
 step (`ObliqueSolver.__call__`: liblinear's L1 solve, the candidates and the exact objective comparison) at the
 estimators' node tolerance, beside scikit-learn's `LinearSVC(penalty='l1', dual=False)` alone at the same C and
-tolerance (the solve the step is built on). Needs Debian's `dataset-fashion-mnist`.
+tolerance (the solve the step is built on). CPU seconds of this process (BLAS on one thread) are the measure
+on a shared machine; wall seconds and the load average are printed beside them. Needs Debian's `dataset-fashion-mnist`.
 
     python benchmarks/bench_node_step.py [--Cs 0.1,1] [--tol 1e-2] [--n 48000]
 """
 import argparse
+import os
 import time
 
 import numpy as np
@@ -32,14 +34,15 @@ if __name__ == '__main__':
     label, weight = np.isin(y, [0, 2, 4, 6]).astype(np.int64), np.ones(len(y))
     print(f"{len(Z):,} x {Z.shape[1]} care points, {label.mean():.3f} of them labelled right", flush=True)
     for C in map(float, a.Cs.split(',')):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         split = ObliqueSolver(C=C, node_tol=a.tol)(Z, label, weight)
-        step = time.perf_counter() - t
-        t = time.perf_counter()
+        step, step_cpu = time.perf_counter() - t, time.process_time() - c
+        t, c = time.perf_counter(), time.process_time()
         svc = LinearSVC(penalty='l1', dual=False, C=C, tol=a.tol).fit(Z, label)
-        alone = time.perf_counter() - t
+        alone, alone_cpu = time.perf_counter() - t, time.process_time() - c
         nnz = int(np.count_nonzero(split.weights)) if split is not None else 0
         agree = float(((Z @ split.weights > split.threshold) == label).mean()) if split is not None else np.nan
-        print(f"C={C:g}: node step {step:.1f} s ({nnz} nonzeros, {agree:.4f} of the points on their pseudo-label's "
-              f"side) | LinearSVC alone {alone:.1f} s ({int(np.count_nonzero(svc.coef_))} nonzeros) | "
-              f"step / LinearSVC {step / alone:.2f}", flush=True)
+        print(f"C={C:g}: node step {step_cpu:.1f} CPU s, {step:.1f} s wall ({nnz} nonzeros, {agree:.4f} of the points "
+              f"on their pseudo-label's side) | LinearSVC alone {alone_cpu:.1f} CPU s, {alone:.1f} s wall "
+              f"({int(np.count_nonzero(svc.coef_))} nonzeros) | step / LinearSVC (CPU) {step_cpu / alone_cpu:.2f}; "
+              f"load average {os.getloadavg()[0]:.1f}", flush=True)
