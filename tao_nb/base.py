@@ -265,9 +265,9 @@ class TreeClassifierMixin(ClassifierMixin, TreePredictorMixin):
         return self.tree_.predict_value(X)
 
     def predict(self, X):
-        "Predicted class labels."
-        proba = self.predict_proba(X)  # checks that the model is fitted
-        return self.classes_[proba.argmax(1)]
+        "Predicted class labels: the most frequent class of the leaf each row reaches."
+        leaves = self.apply(X)  # checks that the model is fitted
+        return self.classes_[self.tree_.value.argmax(1)[leaves]]
 
 # %% ../nbs/01_base.ipynb #1b9ea4c7
 def feature_importances(tree:Tree,  # a fitted tree

@@ -202,8 +202,10 @@ def _routing(tree):
     if tree.is_oblique: rows, cols = np.nonzero((tree.W != 0) & inner[:, None])
     else: rows, cols = np.flatnonzero(inner), tree.feature[inner]
     data = tree.W[rows, cols] if tree.is_oblique else np.ones(len(rows))
-    indptr = np.r_[0, np.cumsum(np.bincount(rows, minlength=tree.n_nodes))].astype(np.int64)
-    return Routing(indptr, cols.astype(np.int64), data, tree.threshold.copy(), tree.left.copy(), tree.right.copy())
+    indptr = np.r_[0, np.cumsum(np.bincount(rows, minlength=tree.n_nodes))]
+    # unsigned positions: numba then skips its negative-index check at every read of the inner loop
+    return Routing(indptr.astype(np.uint64), cols.astype(np.uint64), data, tree.threshold.copy(),
+                   tree.left.copy(), tree.right.copy())
 
 # %% ../nbs/00_tree.ipynb #078a2f48
 @patch
