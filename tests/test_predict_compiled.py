@@ -73,16 +73,23 @@ def test_route_equals_descend_on_real_data(oblique):
         np.testing.assert_array_equal(paths[np.arange(len(X_DIG)), t.depth[t.apply(X_DIG)]], t.apply(X_DIG))
 
 
-def test_routing_arrays():
-    "CSR rows of the nonzero weights of the decision nodes; leaves store none; children as in the tree."
-    t, X = exact_tree(3, depth=4, oblique=True)
+@pytest.mark.parametrize('keep', [0.1, 0.5, 1.0])
+def test_routing_arrays(keep):
+    """CSR rows of the decision nodes' weights: the nonzero ones, or all of them (a dense row) when over a quarter
+    are nonzero; leaves store none."""
+    t = Tree.random(4, X_DIG, ONEHOT, oblique=True, random_state=0)
+    t.W[np.random.default_rng(0).random(t.W.shape) > keep] = 0
     r = t.routing()
+    dense = 0
     for u in range(t.n_nodes):
         cols = r.indices[r.indptr[u]:r.indptr[u + 1]]
-        expected = np.flatnonzero(t.W[u]) if not t.is_leaf[u] else []
+        nz = np.flatnonzero(t.W[u])
+        expected = [] if t.is_leaf[u] else np.arange(t.n_features) if 4 * len(nz) > t.n_features else nz
+        dense += len(cols) == t.n_features
         np.testing.assert_array_equal(cols, expected)
         np.testing.assert_array_equal(r.data[r.indptr[u]:r.indptr[u + 1]], t.W[u, cols])
-    assert r.indptr[-1] == t.nonzeros()
+    assert dense == (0 if keep == 0.1 else t.n_internal)
+    np.testing.assert_array_equal(t.apply(X_DIG), t.descend(X_DIG, 0))
 
 
 def test_cache_follows_every_kind_of_edit():
