@@ -4,16 +4,13 @@
 
 # %% auto #0
 __all__ = ['MAX_RANDOM_TREE_BYTES', 'INITS', 'PARAMETER_DOCS', 'Interval', 'Options', 'check_value', 'check_params',
-           'check_param', 'check_choice', 'compiled', 'note_compilation', 'validate_classification_data', 'fit_weights',
-           'check_complete_tree_size', 'random_tree_floats', 'cart_tree', 'random_tree', 'initial_tree',
-           'TreePredictorMixin', 'TreeClassifierMixin', 'feature_importances', 'numpydoc_sections']
+           'check_param', 'check_choice', 'validate_classification_data', 'fit_weights', 'check_complete_tree_size',
+           'random_tree_floats', 'cart_tree', 'random_tree', 'initial_tree', 'TreePredictorMixin',
+           'TreeClassifierMixin', 'feature_importances', 'numpydoc_sections']
 
 # %% ../nbs/01_base.ipynb #5d949866
 import inspect
 import numbers
-import os
-import sys
-import warnings
 import numpy as np
 from sklearn.base import ClassifierMixin
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
@@ -22,7 +19,9 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.validation import check_is_fitted, validate_data, _check_sample_weight
 from typing import NamedTuple
-from .tree import Tree, standardizer, group_positions
+# `compiled` and `note_compilation` live in `00_tree` (its router is compiled); SDT and the non-greedy trees
+# import them from here, where they were first defined
+from .tree import Tree, standardizer, group_positions, compiled, note_compilation
 
 # %% ../nbs/01_base.ipynb #cfeefc9a
 class Interval(NamedTuple):
@@ -92,41 +91,6 @@ def check_param(name, value, kind=numbers.Real, low=None, high=None, low_inclusi
 def check_choice(name, value, options):
     "Raise a clear `ValueError` unless `value` is one of the strings `options`."
     check_value(name, value, [Options(tuple(options))])
-
-# %% ../nbs/01_base.ipynb #261ada79
-_warned_no_cache, _KERNELS, _noted = [], [], []
-
-def compiled(**options):    # numba's `njit` options (e.g. inline='always', fastmath=True)
-    "numba's `njit`, cached on disk where a cache location can be written, else in memory (one warning)."
-    from numba import njit
-    def decorate(fn):
-        try:
-            _KERNELS.append(njit(cache=True, **options)(fn))
-            return _KERNELS[-1]
-        except RuntimeError as e:
-            if 'cannot cache' not in str(e): raise
-            if not _warned_no_cache:
-                _warned_no_cache.append(fn.__name__)
-                warnings.warn("no writable location for numba's cache (a read-only install and no writable "
-                              "home; set NUMBA_CACHE_DIR to one): tao_nb's kernels compile at each new "
-                              "process",
-                              RuntimeWarning)
-            _KERNELS.append(njit(**options)(fn))
-            return _KERNELS[-1]
-    return decorate
-
-# %% ../nbs/01_base.ipynb #4f0f3dad
-def _cached(kernel):
-    "Whether numba's on-disk cache already holds `kernel` (compiled in an earlier process)."
-    path = getattr(getattr(getattr(kernel, '_cache', None), '_cache_file', None), '_index_path', None)
-    return bool(kernel.signatures) or (path is not None and os.path.exists(path))
-
-def note_compilation():
-    "Once per process, before compiled kernels first run: one line on stderr if some must compile."
-    if _noted or all(_cached(k) for k in _KERNELS): return
-    _noted.append(True)
-    print("tao_nb: compiling its numba kernels (once: later processes load them from numba's cache)",
-          file=sys.stderr, flush=True)
 
 # %% ../nbs/01_base.ipynb #56baea5d
 def validate_classification_data(estimator, X, y, dtype=np.float64):
@@ -301,9 +265,9 @@ class TreeClassifierMixin(ClassifierMixin, TreePredictorMixin):
         return self.tree_.predict_value(X)
 
     def predict(self, X):
-        "Predicted class labels."
-        proba = self.predict_proba(X)  # checks that the model is fitted
-        return self.classes_[proba.argmax(1)]
+        "Predicted class labels: the most frequent class of the leaf each row reaches."
+        leaves = self.apply(X)  # checks that the model is fitted
+        return self.classes_[self.tree_.value.argmax(1)[leaves]]
 
 # %% ../nbs/01_base.ipynb #1b9ea4c7
 def feature_importances(tree:Tree,  # a fitted tree

@@ -5,12 +5,16 @@
 # %% ../nbs/00_tree.ipynb #6ccc7417
 from __future__ import annotations
 from collections import deque
+import os
+import sys
+import warnings
 from typing import NamedTuple
 import numpy as np
 from fastcore.basics import patch
 
 # %% auto #0
-__all__ = ['Split', 'Tree', 'group_positions', 'standardizer', 'standardize_tree', 'unstandardize_tree']
+__all__ = ['Split', 'Tree', 'group_positions', 'compiled', 'note_compilation', 'Routing', 'standardizer', 'standardize_tree',
+           'unstandardize_tree']
 
 # %% ../nbs/00_tree.ipynb #b4787a55
 class Split(NamedTuple):
@@ -147,6 +151,115 @@ def descend(self:Tree, X, start, idx=None, scores=None):
         active = active[self.left[node[active]] >= 0]
     return node
 
+# %% ../nbs/00_tree.ipynb #21b49934
+_warned_no_cache, _KERNELS, _noted = [], [], []
+
+def compiled(**options):    # numba's `njit` options (e.g. inline='always', fastmath=True)
+    "numba's `njit`, cached on disk where a cache location can be written, else in memory (one warning)."
+    from numba import njit
+    def decorate(fn):
+        try:
+            _KERNELS.append(njit(cache=True, **options)(fn))
+            return _KERNELS[-1]
+        except RuntimeError as e:
+            if 'cannot cache' not in str(e): raise
+            if not _warned_no_cache:
+                _warned_no_cache.append(fn.__name__)
+                warnings.warn("no writable location for numba's cache (a read-only install and no writable "
+                              "home; set NUMBA_CACHE_DIR to one): tao_nb's kernels compile at each new "
+                              "process",
+                              RuntimeWarning)
+            _KERNELS.append(njit(**options)(fn))
+            return _KERNELS[-1]
+    return decorate
+
+# %% ../nbs/00_tree.ipynb #ee2fe3ca
+def _cached(kernel):
+    "Whether numba's on-disk cache already holds `kernel` (compiled in an earlier process)."
+    path = getattr(getattr(getattr(kernel, '_cache', None), '_cache_file', None), '_index_path', None)
+    return bool(kernel.signatures) or (path is not None and os.path.exists(path))
+
+def note_compilation():
+    "Once per process, before compiled kernels first run: one line on stderr if some must compile."
+    if _noted or all(_cached(k) for k in _KERNELS): return
+    _noted.append(True)
+    print("tao_nb: compiling its numba kernels (once: later processes load them from numba's cache)",
+          file=sys.stderr, flush=True)
+
+# %% ../nbs/00_tree.ipynb #8a6693aa
+class Routing(NamedTuple):
+    "The flat arrays the compiled router reads."
+    indptr: np.ndarray     # node u's weights: data[indptr[u]:indptr[u + 1]], on features indices[same range]
+    indices: np.ndarray    # the feature of each stored weight
+    data: np.ndarray       # the stored weights (an axis-aligned node: a single 1.0)
+    threshold: np.ndarray  # go right iff score > threshold
+    left: np.ndarray       # children, -1 at leaves (a split's `swap` already applied by `set_split`)
+    right: np.ndarray
+
+def _routing(tree):
+    "The `Routing` of `tree`, built from its current arrays (copies: later edits of the tree do not reach it)."
+    inner, D = ~tree.is_leaf, tree.n_features
+    if tree.is_oblique:     # a node with over a quarter of its weights nonzero keeps them all (a dense row)
+        dense = inner & (4 * np.count_nonzero(tree.W, axis=1) > D)
+        rows, cols = np.nonzero(((tree.W != 0) | dense[:, None]) & inner[:, None])
+    else: rows, cols = np.flatnonzero(inner), tree.feature[inner]
+    data = tree.W[rows, cols] if tree.is_oblique else np.ones(len(rows))
+    indptr = np.r_[0, np.cumsum(np.bincount(rows, minlength=tree.n_nodes))]
+    # unsigned positions: numba then skips its negative-index check at every read of the inner loop
+    return Routing(indptr.astype(np.uint64), cols.astype(np.uint64), data, tree.threshold.copy(),
+                   tree.left.copy(), tree.right.copy())
+
+# %% ../nbs/00_tree.ipynb #078a2f48
+@patch
+def routing(self:Tree):
+    "The tree's `Routing`, built once and reused while the tree's arrays are unchanged (checked at each call)."
+    splits = self.W if self.is_oblique else self.feature
+    if (kept := getattr(self, '_routing_cache', None)) is not None:
+        r, seen = kept
+        if (np.array_equal(seen, splits) and np.array_equal(r.threshold, self.threshold)
+                and np.array_equal(r.left, self.left) and np.array_equal(r.right, self.right)): return r
+    r = _routing(self)
+    self._routing_cache = (r, splits.copy())
+    return r
+
+@patch
+def __getstate__(self:Tree):
+    "Pickled without the routing cache (rebuilt at the first prediction)."
+    return {k: v for k, v in self.__dict__.items() if k != '_routing_cache'}
+
+# %% ../nbs/00_tree.ipynb #32c719c6
+def _route_rows(X, indptr, indices, data, threshold, left, right, out):
+    "out[n]: the leaf row n of X reaches from the root, reading only the stored weights of the nodes it visits."
+    D = np.uint64(X.shape[1])
+    for n in range(X.shape[0]):
+        u = 0
+        while left[u] >= 0:
+            s, start, end = 0.0, indptr[u], indptr[u + 1]
+            if end - start == D:            # a dense row: contiguous products, summed in SIMD lanes
+                for j in range(D):
+                    s += data[start + j] * X[n, j]
+            else:
+                for k in range(start, end):
+                    s += data[k] * X[n, indices[k]]
+            u = right[u] if s > threshold[u] else left[u]
+        out[n] = u
+
+_ROUTER = []
+
+def _router():
+    "`_route_rows` compiled, at its first use in the process."
+    if not _ROUTER:
+        _ROUTER.append(compiled(fastmath={'reassoc'})(_route_rows))
+        note_compilation()
+    return _ROUTER[0]
+
+@patch
+def route(self:Tree, X):
+    "Leaf reached from the root by every row of the 2-D float array `X` (any memory layout): compiled."
+    leaves = np.empty(len(X), dtype=np.int64)
+    _router()(X, *self.routing(), leaves)
+    return leaves
+
 # %% ../nbs/00_tree.ipynb #ddd93dea
 def _check_width(tree, X):
     "X as a 2-D float array with one column per feature of `tree` (a clear error otherwise)."
@@ -158,8 +271,8 @@ def _check_width(tree, X):
 
 @patch
 def apply(self:Tree, X):
-    "Leaf index reached by every row of `X`."
-    return self.descend(_check_width(self, X), 0)
+    "Leaf index reached by every row of `X` (compiled: `route`)."
+    return self.route(_check_width(self, X))
 
 @patch
 def predict_value(self:Tree, X):
