@@ -43,6 +43,8 @@ def split(name, seed):
 def run(name, seed, config):
     "One printed row: the TAO tree of `config` and the baselines, test error in %."
     Xtr, ytr, Xte, yte, fraction = split(name, seed)
+    print(f"{name} seed {seed}: {len(ytr):,} training rows ({round(fraction * len(ytr)):,} of them held out to "
+          f"choose the start and C), {len(yte):,} test rows", flush=True)
     t = time.process_time()
     m = TAOPathClassifier(validation_fraction=fraction, **CONFIGS[config]).fit(Xtr, ytr)
     cpu = time.process_time() - t
