@@ -24,7 +24,8 @@ A quoted number matches a printed one if they are equal, or if it is the printed
 prose writes (0.865 from 0.8653; at least two significant digits: 0.9 must be printed as 0.9); a percentage also
 matches a printed fraction (54 % from 0.54, 0.41% from 0.0041). Numbers a notebook legitimately quotes without a
 printing cell (values reported by a paper, said so in the prose) are listed in ALLOWED with the reason; keep it short.
-PENDING_MERGE lists, per notebook being edited on another branch, the findings the lead fixes after merging.
+PENDING_MERGE lists the findings of this rule not fixed yet, each with why: notebooks being edited on other branches
+(the lead fixes them after merging), prose still to move next to its cell, index rows whose print is not saved.
 
 In index.ipynb a paragraph or table row may quote the saved outputs of the notebooks it names (`nbs/14_estimators.ipynb`,
 notebook `17_ohmr`) and the records those notebooks show (`benchmarks/results/notebooks/*.txt`); a results-table row
