@@ -23,7 +23,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 import test_prose_numbers as P  # noqa: E402
 
-N_MUTATIONS, SEED, MIN_CAUGHT, MEASURED = 200, 0, 0.95, 0.86   # MEASURED: seed 0's rate now
+N_MUTATIONS, SEED, MIN_CAUGHT, MEASURED = 200, 0, 0.95, 0.85   # MEASURED: a floor under seed 0's rate now (0.86)
 
 
 def mutate(s, rng):
@@ -81,7 +81,7 @@ def caught(nb, i, s, rng):
             own = P.printed_numbers(P.outputs_text(cells) + P.code_text(cells))
             unit = next(u for u in P._units(text) if any(q == new for q, _, _ in P.quoted(u)))
             found, printed = [q for q, _, _ in P.index_unit_unprinted(unit, own)], P.index_unit_printed(unit, own) or {}
-        else: found, printed = [q for q, _, _ in P.cell_unprinted(cells, i)], P.scope_printed(cells, i)
+        else: found, printed = [q for q, _, _ in P.cell_unprinted(cells, i)], {k: v for d in P.scope_printed(cells, i) for k, v in d.items()}
         kind = next(k for q, k, _ in P.quoted(text) if q == new)
         return new, new in found, P.matches(new, kind, printed)
     return None

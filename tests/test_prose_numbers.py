@@ -153,16 +153,23 @@ def printed_numbers(texts):
     return out
 
 
-def matches(s, kind, printed):
-    "True if the quoted number `s` is printed (exactly, or rounded to the digits `s` writes)."
+def matches(s, kind, printed, literals=None):
+    """True if the quoted number `s` is printed (exactly, or rounded to the digits `s` writes), or is the value of a
+    code literal in `literals` (a parameter: `2` in code is the 2.0 of a table). A print must be at least as precise as
+    the quote: prose may round a printed number, not pad it (0.8600 is not read off a print of 0.86)."""
     if s.replace(',', '') in printed: return True
     v, (k, e) = _value(s), _decimals(s)
+    if literals and any(math.isclose(x, v, rel_tol=1e-12, abs_tol=0) for x in literals.values()): return True
     if kind == 'count': return any(x == v for x in printed.values())      # a count is quoted exactly
-    half = 0.5 * 10.0 ** (e - k) * (1 + 1e-9)
-    for x in printed.values():
-        if math.isclose(x, v, rel_tol=1e-12, abs_tol=0): return True
-        if _significant(s) >= 2 and abs(x - v) <= half: return True
-        if kind == 'percent' and abs(100 * x - v) <= (half if _significant(s) >= 2 else 1e-9 * max(v, 1)): return True
+    unit = 10.0 ** (e - k)
+    half = 0.5 * unit * (1 + 1e-9)
+    for p, x in printed.items():
+        kp, ep = _decimals(p)
+        finer = 10.0 ** (ep - kp) <= unit * (1 + 1e-9)
+        if finer and math.isclose(x, v, rel_tol=1e-12, abs_tol=0): return True
+        if finer and _significant(s) >= 2 and abs(x - v) <= half: return True
+        if kind == 'percent' and 100 * 10.0 ** (ep - kp) <= unit * (1 + 1e-9) and \
+                abs(100 * x - v) <= (half if _significant(s) >= 2 else 1e-9 * max(v, 1)): return True
     return False
 
 
@@ -243,16 +250,16 @@ def scope(cells, i):
 
 
 def scope_printed(cells, i):
-    "{number: value} the cells markdown cell `i` describes print or write."
+    "({number: value} the cells markdown cell `i` describes print, {number: value} their code writes)."
     near = [cells[k] for k in scope(cells, i)]
-    return printed_numbers(outputs_text(near) + code_text(near))
+    return printed_numbers(outputs_text(near)), printed_numbers(code_text(near))
 
 
 def cell_unprinted(cells, i, allowed=()):
     "[(number, kind, context)] the markdown cell `cells[i]` quotes that the cells it describes do not print."
-    printed = scope_printed(cells, i)
+    printed, literals = scope_printed(cells, i)
     return [(s, kind, ctx) for s, kind, ctx in quoted(''.join(cells[i]['source']))
-            if s not in allowed and not matches(s, kind, printed)]
+            if s not in allowed and not matches(s, kind, printed, literals)]
 
 
 def unprinted(path, cells=None):
