@@ -16,7 +16,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 RECORDS = ROOT / 'benchmarks' / 'results' / 'notebooks'
 NOTEBOOKS = sorted(p for p in (ROOT / 'nbs').glob('*.ipynb') if not p.is_symlink())
-PENDING = {'10_oblique_cart.ipynb': "slow cell 0e50b083 (MNIST-5k grower timings) still prints 'FULL is off' by default"}
+PENDING = {}
 _RECORD = re.compile(r"RESULTS / 'notebooks' / '([\w.-]+\.txt)'")
 
 
