@@ -1,7 +1,12 @@
 """Issue 26 (linear-model leaves): constant leaves (TAOClassifier, sparse oblique) against linear leaves
 (LinearLeafTAOClassifier, 10b_linear_leaves) at a few depths, C and leaf_C chosen on validation rows, never on test.
 
-    python benchmarks/bench_linear_leaves.py --data mnist-deskew|mnist-raw|letter [--seed 0]
+    python benchmarks/bench_linear_leaves.py --data mnist-deskew|mnist-raw|letter [--seed 0] [--depths 10,12]
+                                             [--const-depths 8,12]
+
+--depths / --const-depths replace the grid's depths of linear / constant leaves ('' for none).
+--fixed DEPTH:LEAF_C instead compares, at that depth and leaf_C, TAO with linear leaves against the same linear leaves
+fitted once on the CART start's partition (no decision-node steps): training, validation and test error of each.
 
 Data and protocol:
 - mnist-deskew / mnist-raw: MNIST-5k (`load_mnist_5k`), `Deskew` applied to every image (deskew only) before the
@@ -25,7 +30,8 @@ from sklearn.svm import LinearSVC
 
 from tao_nb.datasets import load_mnist_5k, load_keel, paper_split, Deskew
 from tao_nb.estimators import TAOClassifier, validation_split
-from tao_nb.linear_leaves import LinearLeafTAOClassifier
+from tao_nb.linear_leaves import LinearLeafTAOClassifier, LeafSettings, linear_leaf_start, linear_leaf_tao
+from tao_nb.tao import TAOSettings
 
 GRIDS = {   # depths of constant and of linear leaves, C of the decision nodes, leaf_C of the leaves
     'mnist': dict(const_depths=(4, 6), depths=(1, 2, 4), Cs=(1.0,), leaf_Cs=(0.03, 0.1)),
@@ -58,13 +64,16 @@ def candidates(grid, seed):
                 yield d, 'linear', C, lc, LinearLeafTAOClassifier(max_depth=d, C=C, leaf_C=lc, random_state=seed)
 
 
-def main(name, seed):
+def main(name, seed, depths=None, const_depths=None):
     Xf, yf, Xv, yv, Xt, yt = data(name, seed)
     print(f"{name}, seed {seed}: {len(yf)} fitting, {len(yv)} validation, {len(yt)} test rows", flush=True)
     print(f"{'depth':>5} {'leaves':>8} {'C':>6} {'leaf_C':>7} {'val err':>8} {'test acc':>8} {'n_leaves':>8} {'s':>6}",
           flush=True)
     rows = []
-    for d, kind, C, lc, model in candidates(GRIDS['letter' if name == 'letter' else 'mnist'], seed):
+    grid = dict(GRIDS['letter' if name == 'letter' else 'mnist'])
+    for key, given in (('depths', depths), ('const_depths', const_depths)):
+        if given is not None: grid[key] = tuple(int(d) for d in given.split(',') if d)
+    for d, kind, C, lc, model in candidates(grid, seed):
         t = time.time()
         model.fit(Xf, yf)
         r = dict(d=d, kind=kind, C=C, lc=lc, val=1 - model.score(Xv, yv), test=model.score(Xt, yt),
@@ -83,9 +92,38 @@ def main(name, seed):
           f"{best['test']:.4f}")
 
 
+def keep_split(X, label, weight, current=None):
+    "A node solver that never changes a split: TAO then only fits the leaves."
+    return None
+
+
+def fixed(name, seed, depth, leaf_C):
+    "Errors of TAO with linear leaves against linear leaves fitted once on the CART start's partition."
+    Xf, yf, Xv, yv, Xt, yt = data(name, seed)
+    classes = np.unique(yf)
+    yf_enc = np.searchsorted(classes, yf)
+    start = linear_leaf_start('cart', 'oblique', Xf, yf_enc, depth, seed, classes)
+    once = linear_leaf_tao(start.tree, start.Z, yf_enc, keep_split, TAOSettings(max_iter=1), LeafSettings(leaf_C))
+    tao = LinearLeafTAOClassifier(max_depth=depth, C=1.0, leaf_C=leaf_C, random_state=seed).fit(Xf, yf)
+    print(f"{name}, seed {seed}, depth {depth}, leaf_C {leaf_C}: error on (fitting, validation, test) rows")
+    def err(X, y):
+        Z = (X - start.x_mean) / start.x_scale
+        return np.mean(classes[once.models.predict(Z, np.arange(len(Z)), once.tree.apply(Z))] != y)
+    print("  linear leaves on the CART partition: " + ' '.join(f"{err(X, y):.4f}" for X, y in
+                                                            ((Xf, yf), (Xv, yv), (Xt, yt))))
+    print("  TAO with linear leaves:              " + ' '.join(f"{1 - tao.score(X, y):.4f}" for X, y in
+                                                            ((Xf, yf), (Xv, yv), (Xt, yt))))
+
+
 if __name__ == '__main__':
     p = argparse.ArgumentParser()
     p.add_argument('--data', default='mnist-deskew', choices=('mnist-deskew', 'mnist-raw', 'letter'))
     p.add_argument('--seed', type=int, default=0)
+    p.add_argument('--depths', default=None)
+    p.add_argument('--const-depths', default=None)
+    p.add_argument('--fixed', default=None)
     a = p.parse_args()
-    main(a.data, a.seed)
+    if a.fixed:
+        depth, leaf_C = a.fixed.split(':')
+        fixed(a.data, a.seed, int(depth), float(leaf_C))
+    else: main(a.data, a.seed, a.depths, a.const_depths)
