@@ -2,9 +2,10 @@
 (LinearLeafTAOClassifier, 10b_linear_leaves) at a few depths, C and leaf_C chosen on validation rows, never on test.
 
     python benchmarks/bench_linear_leaves.py --data mnist-deskew|mnist-raw|letter [--seed 0] [--depths 10,12]
-                                             [--const-depths 8,12]
+                                             [--const-depths 8,12] [--leaf-penalty l2]
 
---depths / --const-depths replace the grid's depths of linear / constant leaves ('' for none).
+--depths / --const-depths replace the grid's depths of linear / constant leaves ('' for none); --leaf-penalty the
+leaves' penalty (default 'l1'; depth 0 uses the same).
 --fixed DEPTH:LEAF_C instead compares, at that depth and leaf_C, TAO with linear leaves against the same linear leaves
 fitted once on the CART start's partition (no decision-node steps): training, validation and test error of each.
 
@@ -51,20 +52,21 @@ def data(name, seed):
     return Xf, yf, Xv, yv, Xte, yte
 
 
-def candidates(grid, seed):
+def candidates(grid, seed, penalty='l1'):
     "(depth, leaves, C, leaf_C, unfitted model) of every fit."
     for lc in grid['leaf_Cs']:
-        yield 0, 'linear', None, lc, make_pipeline(StandardScaler(), LinearSVC(penalty='l1', dual=False, C=lc))
+        yield 0, 'linear', None, lc, make_pipeline(StandardScaler(), LinearSVC(penalty=penalty, dual=False, C=lc))
     for d in grid['const_depths']:
         for C in grid['Cs']:
             yield d, 'constant', C, None, TAOClassifier(max_depth=d, split_type='oblique', C=C, random_state=seed)
     for d in grid['depths']:
         for C in grid['Cs']:
             for lc in grid['leaf_Cs']:
-                yield d, 'linear', C, lc, LinearLeafTAOClassifier(max_depth=d, C=C, leaf_C=lc, random_state=seed)
+                yield d, 'linear', C, lc, LinearLeafTAOClassifier(max_depth=d, C=C, leaf_C=lc, leaf_penalty=penalty,
+                                                             random_state=seed)
 
 
-def main(name, seed, depths=None, const_depths=None):
+def main(name, seed, depths=None, const_depths=None, penalty='l1'):
     Xf, yf, Xv, yv, Xt, yt = data(name, seed)
     print(f"{name}, seed {seed}: {len(yf)} fitting, {len(yv)} validation, {len(yt)} test rows", flush=True)
     print(f"{'depth':>5} {'leaves':>8} {'C':>6} {'leaf_C':>7} {'val err':>8} {'test acc':>8} {'n_leaves':>8} {'s':>6}",
@@ -73,7 +75,7 @@ def main(name, seed, depths=None, const_depths=None):
     grid = dict(GRIDS['letter' if name == 'letter' else 'mnist'])
     for key, given in (('depths', depths), ('const_depths', const_depths)):
         if given is not None: grid[key] = tuple(int(d) for d in given.split(',') if d)
-    for d, kind, C, lc, model in candidates(grid, seed):
+    for d, kind, C, lc, model in candidates(grid, seed, penalty):
         t = time.time()
         model.fit(Xf, yf)
         r = dict(d=d, kind=kind, C=C, lc=lc, val=1 - model.score(Xv, yv), test=model.score(Xt, yt),
@@ -122,8 +124,9 @@ if __name__ == '__main__':
     p.add_argument('--depths', default=None)
     p.add_argument('--const-depths', default=None)
     p.add_argument('--fixed', default=None)
+    p.add_argument('--leaf-penalty', default='l1', choices=('l1', 'l2'))
     a = p.parse_args()
     if a.fixed:
         depth, leaf_C = a.fixed.split(':')
         fixed(a.data, a.seed, int(depth), float(leaf_C))
-    else: main(a.data, a.seed, a.depths, a.const_depths)
+    else: main(a.data, a.seed, a.depths, a.const_depths, a.leaf_penalty)
