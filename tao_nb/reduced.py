@@ -50,6 +50,9 @@ class Loss(NamedTuple):
     "A per-point loss and the leaf model that minimizes it (TAO's exact leaf step)."
     losses: Callable     # losses(Y, values) -> (N,) per-point losses of the leaf values the points reach
     fit_leaf: Callable   # fit_leaf(Y_leaf, current, sample_weight=None) -> the leaf value minimizing them
+    # leaves holding models of x (linear leaves, `10b_linear_leaves`): leaf_losses(X, Y, idx, leaves) -> the
+    # losses of points X[idx] scored by the models of `leaves`; None: leaves hold constant values
+    leaf_losses: Callable = None
     def __call__(self, Y, values): return self.losses(Y, values)
 
 ZERO_ONE = Loss(zero_one_losses, class_frequencies)   # classification (leaf values: class frequencies)
@@ -60,10 +63,10 @@ LOSSES = {'zero_one': ZERO_ONE, 'squared': SQUARED}
 def child_losses(tree:Tree, X, Y, idx, nodes, loss):
     "Losses (left, right) of points `X[idx]`, each at decision node `nodes[k]`, if sent to either child."
     idx, nodes = np.asarray(idx), np.asarray(nodes)
-    Yi = Y[idx]
-    loss_left = loss(Yi, tree.value[tree.descend(X, tree.left[nodes], idx)])
-    loss_right = loss(Yi, tree.value[tree.descend(X, tree.right[nodes], idx)])
-    return loss_left, loss_right
+    leaf_losses = getattr(loss, 'leaf_losses', None)    # leaf models of x (`Loss.leaf_losses`)
+    def at(leaves):
+        return loss(Y[idx], tree.value[leaves]) if leaf_losses is None else leaf_losses(X, Y, idx, leaves)
+    return at(tree.descend(X, tree.left[nodes], idx)), at(tree.descend(X, tree.right[nodes], idx))
 
 def reduced_problem(loss_left, loss_right):
     "Pseudo-labels (1 = right is better) and weights |loss_left - loss_right| of the node's binary problem."
