@@ -248,6 +248,12 @@ def predict_proba(self:LinearLeafTAOClassifier, X):
     e = np.exp(s - s.max(1, keepdims=True))
     return e / e.sum(1, keepdims=True)
 
+@patch
+def predict(self:LinearLeafTAOClassifier, X):
+    "The class of the highest score of the leaf model each row reaches (not the leaf's most frequent class)."
+    proba = self.predict_proba(X)  # checks that the model is fitted
+    return self.classes_[proba.argmax(1)]
+
 # %% ../nbs/10b_linear_leaves.ipynb #cdocs
 LINEAR_LEAF_ATTRIBUTES = {
     'tree_': 'the optimized `Tree` on raw inputs (routing only: its leaf values are class frequencies)',
