@@ -10,6 +10,7 @@ Dask worker to a 2-worker LocalCluster (processes, one thread each), with the sa
 Every forest here runs with n_jobs=1 except the scale-out row; BLAS threads should be 1 (OMP_NUM_THREADS=1).
 """
 import argparse
+import os
 import pickle
 import time
 
@@ -18,6 +19,7 @@ from sklearn.datasets import load_digits
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.model_selection import train_test_split
 
+from _timing import best_of
 from tao_nb.datasets import load_keel, load_mnist_5k, paper_split
 from tao_nb.forest import OOB_CS, TAOForestClassifier, pack_tree
 
@@ -53,6 +55,10 @@ def compare(name, Xtr, Xte, ytr, yte, trees=30, depth=8):
     print(f"  RandomForestClassifier(100): test accuracy {rf.score(Xte, yte):.4f}, {n_rf} nodes, fit {t_rf:.1f} s")
     print(f"  accuracy difference (TAO - RF) {tao.score(Xte, yte) - rf.score(Xte, yte):+.4f}; "
           f"node ratio (TAO / RF) {n_tao / n_rf:.3f}", flush=True)
+    t_pred_tao, _ = best_of(lambda: tao.predict(Xte))
+    t_pred_rf, _ = best_of(lambda: rf.predict(Xte))
+    print(f"  predicting the {len(yte)} test rows (best of 3): TAO forest {1e3 * t_pred_tao:.1f} ms, "
+          f"RF(100) {1e3 * t_pred_rf:.1f} ms (ratio TAO / RF {t_pred_tao / t_pred_rf:.2f})", flush=True)
 
 
 def scale_out(Xtr, ytr, trees=20):
@@ -68,7 +74,8 @@ def scale_out(Xtr, ytr, trees=20):
             f = TAOForestClassifier(n_estimators=trees, C=1.0, random_state=0, n_jobs=-1).fit(Xtr, ytr)
             secs.append(time.perf_counter() - t0)
             fits.append(f)
-        print(f"  {workers} worker(s): {secs[-1]:.1f} s", flush=True)
+        print(f"  {workers} worker(s): {secs[-1]:.1f} s (load average of the machine: "
+              f"{', '.join(f'{v:.1f}' for v in os.getloadavg())})", flush=True)
     same = all(np.array_equal(a.tree_.W, b.tree_.W) and np.array_equal(a.tree_.threshold, b.tree_.threshold)
                for a, b in zip(fits[0].estimators_, fits[1].estimators_))
     print(f"scale-out, MNIST-5k, {trees} trees (C=1, depth 8): speed-up 2 workers / 1 worker = "

@@ -1,11 +1,13 @@
 """Issue 32: the forests pass scikit-learn's estimator checks; warm starts add exactly the trees of a single fit; the
 same forest fitted on a real Dask LocalCluster (2 worker processes, 1 thread each) has the same trees as n_jobs=1."""
+import logging
+
 import numpy as np
 import pytest
 from sklearn.datasets import load_digits
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from tao_nb.forest import TAOForestClassifier, TAOForestRegressor
+from tao_nb.forest import OOB_CS, TAOForestClassifier, TAOForestRegressor
 
 SMALL = dict(n_estimators=3, max_depth=3, random_state=0)
 
@@ -62,9 +64,31 @@ def test_dask_cluster_fits_the_same_trees(digits):
     X, y = digits
     params = dict(n_estimators=4, max_depth=3, C=1.0, random_state=0)
     local = TAOForestClassifier(**params, n_jobs=1).fit(X, y)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=':0',
+                                  silence_logs=logging.ERROR) as cluster, \
             distributed.Client(cluster) as client, joblib.parallel_backend('dask'):
         remote = TAOForestClassifier(**params, n_jobs=-1).fit(X, y)
         assert len(client.scheduler_info()['workers']) == 2
     assert _same(_trees(local), _trees(remote))
     np.testing.assert_array_equal(local.predict_proba(X), remote.predict_proba(X))
+
+
+def test_verbose_counts_trees_without_carriage_return_spam(digits, capsys):
+    "verbose=True: a bar on stderr; outside a terminal it is drawn a few times, not once per tree; quiet by default."
+    X, y = digits
+    TAOForestClassifier(n_estimators=6, max_depth=2, C=1.0, random_state=0, verbose=True).fit(X, y)
+    err = capsys.readouterr().err
+    assert 'TAOForestClassifier: trees' in err and '6/6' in err and err.count('\r') <= 3
+    TAOForestClassifier(n_estimators=2, max_depth=2, C=1.0, random_state=0).fit(X, y)
+    assert capsys.readouterr().err == ''
+
+
+def test_oob_choice_of_C(digits):
+    "C=None: one forest per value of OOB_CS from the same samples; the kept trees are those of the lowest OOB error."
+    X, y = digits
+    chosen = TAOForestClassifier(n_estimators=3, max_depth=3, oob_score=True, random_state=0).fit(X, y)
+    k = list(OOB_CS).index(chosen.C_)
+    assert chosen.oob_errors_[k] == chosen.oob_errors_.min() and chosen.oob_errors_.shape == (len(OOB_CS),)
+    given = TAOForestClassifier(n_estimators=3, max_depth=3, C=chosen.C_, oob_score=True, random_state=0).fit(X, y)
+    assert _same(_trees(chosen), _trees(given)) and given.oob_errors_ is None
+    assert abs(1 - given.oob_score_ - chosen.oob_errors_[k]) < 1e-12      # unweighted: the OOB error is 1 - accuracy
