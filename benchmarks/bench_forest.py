@@ -61,10 +61,30 @@ def compare(name, Xtr, Xte, ytr, yte, trees=30, depth=8):
           f"RF(100) {1e3 * t_pred_rf:.1f} ms (ratio TAO / RF {t_pred_tao / t_pred_rf:.2f})", flush=True)
 
 
+def spin(n):
+    "A pure-Python loop: CPU only, no memory traffic, no data to ship."
+    s = 0
+    for i in range(n): s += i * i
+    return s
+
+
+def machine_baseline(n=15_000_000, tasks=4):
+    "What 2 processes give on this machine right now: the same loop tasks with joblib n_jobs=1, then n_jobs=2."
+    from joblib import Parallel, delayed
+    secs = []
+    for jobs in (1, 2):
+        t0 = time.perf_counter()
+        Parallel(n_jobs=jobs)(delayed(spin)(n) for _ in range(tasks))
+        secs.append(time.perf_counter() - t0)
+    print(f"  machine baseline (a pure-Python loop, {tasks} tasks): 1 process {secs[0]:.1f} s, 2 processes "
+          f"{secs[1]:.1f} s, speed-up {secs[0] / secs[1]:.2f}x", flush=True)
+
+
 def scale_out(Xtr, ytr, trees=20):
     "The same 20-tree forest on a 1-worker and on a 2-worker LocalCluster (processes, 1 thread each)."
     import joblib
     from dask.distributed import Client, LocalCluster
+    machine_baseline()
     fits, secs = [], []
     for workers in (1, 2):
         with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
@@ -80,6 +100,7 @@ def scale_out(Xtr, ytr, trees=20):
                for a, b in zip(fits[0].estimators_, fits[1].estimators_))
     print(f"scale-out, MNIST-5k, {trees} trees (C=1, depth 8): speed-up 2 workers / 1 worker = "
           f"{secs[0] / secs[1]:.2f}x; the same trees: {same}", flush=True)
+    machine_baseline()
 
 
 if __name__ == '__main__':
