@@ -1,0 +1,94 @@
+"""Issue 32: the forests pass scikit-learn's estimator checks; warm starts add exactly the trees of a single fit; the
+same forest fitted on a real Dask LocalCluster (2 worker processes, 1 thread each) has the same trees as n_jobs=1."""
+import logging
+
+import numpy as np
+import pytest
+from sklearn.datasets import load_digits
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from tao_nb.forest import OOB_CS, TAOForestClassifier, TAOForestRegressor
+
+SMALL = dict(n_estimators=3, max_depth=3, random_state=0)
+
+
+def _expected_failures(est):
+    # bootstrap samples are drawn over rows: a weight of 2 is not the same draw as a repeated row (as for
+    # scikit-learn's own forests)
+    out = {'check_sample_weight_equivalence_on_dense_data': 'bootstrap samples draw rows, not weight'}
+    if est.split_type == 'axis':
+        # as TAOClassifier's axis-aligned trees (tests/test_estimators.py): unconstrained weighted trees still isolate
+        # pure regions of the light classes
+        out['check_class_weight_classifiers'] = 'unconstrained weighted axis-aligned trees, as DecisionTreeClassifier'
+    return out
+
+
+@parametrize_with_checks([TAOForestClassifier(C=1.0, **SMALL), TAOForestClassifier(split_type='axis', C=1.0, **SMALL),
+                          TAOForestRegressor(C=1.0, **SMALL)], expected_failed_checks=_expected_failures)
+def test_sklearn_compatible(estimator, check):
+    check(estimator)
+
+
+def _trees(forest):
+    return [(e.tree_.left, e.tree_.right, e.tree_.threshold, e.tree_.value, e.tree_.feature, e.tree_.W)
+            for e in forest.estimators_]
+
+
+def _same(a, b):
+    return len(a) == len(b) and all(all((x is None and y is None) or np.array_equal(x, y) for x, y in zip(s, t))
+                                    for s, t in zip(a, b))
+
+
+@pytest.fixture(scope='module')
+def digits():
+    X, y = load_digits(return_X_y=True)
+    return X[:400], y[:400]
+
+
+def test_warm_start_adds_the_trees_of_a_single_fit(digits):
+    X, y = digits
+    once = TAOForestClassifier(n_estimators=4, max_depth=3, C=1.0, random_state=0).fit(X, y)
+    warm = TAOForestClassifier(n_estimators=2, max_depth=3, C=1.0, random_state=0, warm_start=True).fit(X, y)
+    first = warm.estimators_[:2]
+    warm.set_params(n_estimators=4).fit(X, y)
+    assert warm.estimators_[:2] == first and _same(_trees(once), _trees(warm))
+    np.testing.assert_array_equal(once.predict_proba(X), warm.predict_proba(X))
+    with pytest.raises(ValueError, match='must be >='):
+        warm.set_params(n_estimators=3).fit(X, y)
+
+
+def test_dask_cluster_fits_the_same_trees(digits):
+    "A real LocalCluster: the forest under joblib's dask backend equals the n_jobs=1 forest, tree for tree."
+    joblib = pytest.importorskip('joblib')
+    distributed = pytest.importorskip('distributed')
+    X, y = digits
+    params = dict(n_estimators=4, max_depth=3, C=1.0, random_state=0)
+    local = TAOForestClassifier(**params, n_jobs=1).fit(X, y)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=':0',
+                                  silence_logs=logging.ERROR) as cluster, \
+            distributed.Client(cluster) as client, joblib.parallel_backend('dask'):
+        remote = TAOForestClassifier(**params, n_jobs=-1).fit(X, y)
+        assert len(client.scheduler_info()['workers']) == 2
+    assert _same(_trees(local), _trees(remote))
+    np.testing.assert_array_equal(local.predict_proba(X), remote.predict_proba(X))
+
+
+def test_verbose_counts_trees_without_carriage_return_spam(digits, capsys):
+    "verbose=True: a bar on stderr; outside a terminal it is drawn a few times, not once per tree; quiet by default."
+    X, y = digits
+    TAOForestClassifier(n_estimators=6, max_depth=2, C=1.0, random_state=0, verbose=True).fit(X, y)
+    err = capsys.readouterr().err
+    assert 'TAOForestClassifier: trees' in err and '6/6' in err and err.count('\r') <= 3
+    TAOForestClassifier(n_estimators=2, max_depth=2, C=1.0, random_state=0).fit(X, y)
+    assert capsys.readouterr().err == ''
+
+
+def test_oob_choice_of_C(digits):
+    "C=None: one forest per value of OOB_CS from the same samples; the kept trees are those of the lowest OOB error."
+    X, y = digits
+    chosen = TAOForestClassifier(n_estimators=3, max_depth=3, oob_score=True, random_state=0).fit(X, y)
+    k = list(OOB_CS).index(chosen.C_)
+    assert chosen.oob_errors_[k] == chosen.oob_errors_.min() and chosen.oob_errors_.shape == (len(OOB_CS),)
+    given = TAOForestClassifier(n_estimators=3, max_depth=3, C=chosen.C_, oob_score=True, random_state=0).fit(X, y)
+    assert _same(_trees(chosen), _trees(given)) and given.oob_errors_ is None
+    assert abs(1 - given.oob_score_ - chosen.oob_errors_[k]) < 1e-12      # unweighted: the OOB error is 1 - accuracy
