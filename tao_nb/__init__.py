@@ -6,7 +6,8 @@ __version__ = "0.1.0"
 # %% auto #0
 __all__ = ['Tree', 'Split', 'Deskew', 'tao', 'TAOSettings', 'ObliqueSolver', 'tao_path', 'TAOPath', 'PathSettings',
            'TAOClassifier', 'TAORegressor', 'TAOPathClassifier', 'SDTClassifier', 'HaarFeatures', 'HaarTreeClassifier',
-           'OneHotTAOClassifier', 'NonGreedyTreeClassifier']
+           'OneHotTAOClassifier', 'NonGreedyTreeClassifier', 'LinearLeafTAOClassifier', 'TAOForestClassifier',
+           'TAOForestRegressor']
 
 # %% ../nbs/20_api.ipynb #54e89de3
 from .tree import Tree, Split
@@ -19,7 +20,8 @@ import importlib
 
 # the methods with compiled kernels (numba) load when first named: `import tao_nb` compiles nothing
 _LAZY = {'SDTClassifier': 'sdt', 'HaarFeatures': 'haar', 'HaarTreeClassifier': 'haar',
-         'OneHotTAOClassifier': 'ohmr', 'NonGreedyTreeClassifier': 'nongreedy'}
+         'OneHotTAOClassifier': 'ohmr', 'NonGreedyTreeClassifier': 'nongreedy',
+         'LinearLeafTAOClassifier': 'linear_leaves', 'TAOForestClassifier': 'forest', 'TAOForestRegressor': 'forest'}
 
 def __getattr__(name):
     "`tao_nb.SDTClassifier` and the other lazily loaded names: imported from their module at first use."
@@ -30,4 +32,5 @@ def __dir__(): return sorted([*globals(), *_LAZY])
 
 _all_ = ['Tree', 'Split', 'Deskew', 'tao', 'TAOSettings', 'ObliqueSolver', 'tao_path', 'TAOPath',
          'PathSettings', 'TAOClassifier', 'TAORegressor', 'TAOPathClassifier', 'SDTClassifier',
-         'HaarFeatures', 'HaarTreeClassifier', 'OneHotTAOClassifier', 'NonGreedyTreeClassifier']
+         'HaarFeatures', 'HaarTreeClassifier', 'OneHotTAOClassifier', 'NonGreedyTreeClassifier',
+         'LinearLeafTAOClassifier', 'TAOForestClassifier', 'TAOForestRegressor']
