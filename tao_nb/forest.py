@@ -29,7 +29,7 @@ from .reduced import check_squared_targets
 from .estimators import TAOClassifier, TAORegressor
 
 # %% ../nbs/14a_forest.ipynb #91ef94db
-def pack_tree(tree:Tree):
+def pack_tree(tree:Tree):  # the tree to pack (not changed)
     "A `Tree` as a dict of flat arrays; oblique weights as CSR rows (only the nonzeros), exact."
     out = dict(left=tree.left.astype(np.int32), right=tree.right.astype(np.int32), threshold=tree.threshold,
                value=tree.value, n_features=tree.n_features)
@@ -41,7 +41,7 @@ def pack_tree(tree:Tree):
         out['feature'] = tree.feature.astype(np.int32)
     return out
 
-def unpack_tree(packed):
+def unpack_tree(packed):  # a dict `pack_tree` returned
     "The `Tree` that `pack_tree` packed."
     W = None
     if 'data' in packed:
@@ -54,12 +54,16 @@ def unpack_tree(packed):
 # %% ../nbs/14a_forest.ipynb #6b576ed5
 MAX_SEED = np.iinfo(np.int32).max   # per-tree seeds are drawn below this
 
-def bootstrap_counts(seed, n, n_draw, bootstrap=True):
+def bootstrap_counts(seed,            # the tree's seed (its `random_state`)
+                     n,               # number of rows
+                     n_draw,          # rows drawn, with replacement
+                     bootstrap=True): # False: every row once
     "How many times each of n rows is drawn into the sample of the tree of this `seed` (1s, no bootstrap)."
     if not bootstrap: return np.ones(n)
     return np.bincount(np.random.RandomState(seed).randint(n, size=n_draw), minlength=n).astype(np.float64)
 
-def n_draws(max_samples, n):
+def n_draws(max_samples,  # None, an integer, or a fraction in (0, 1]
+            n):           # number of rows
     "Rows drawn per bootstrap sample: n (`max_samples=None`), an integer <= n, or a fraction of n (>= 1)."
     if max_samples is None: return n
     if isinstance(max_samples, numbers.Integral):
@@ -76,18 +80,22 @@ class MemberSpec(NamedTuple):
     bootstrap: bool    # bootstrap samples (False: every tree sees all rows)
     Cs: tuple          # the values of C to fit (one tree each, same sample and start)
 
-def compact(est):
+def compact(est):  # a fitted TAO estimator (changed in place)
     "A fitted TAO estimator made light to ship: `tree_` packed (`pack_tree`), `initial_tree_` dropped."
     est.tree_ = pack_tree(est.tree_)
     del est.initial_tree_
     return est
 
-def expand(est):
+def expand(est):  # an estimator `compact` returned (changed in place)
     "The estimator `compact` shipped, with its `Tree` back."
     est.tree_ = unpack_tree(est.tree_)
     return est
 
-def fit_member(spec:MemberSpec, X, y, weight, seed):
+def fit_member(spec:MemberSpec,  # the estimator class, its parameters, the sampling, the values of C
+               X,               # (n, D) training inputs
+               y,               # (n,) encoded labels or (n, K) responses
+               weight,          # (n,) row weights (None: all 1)
+               seed):           # the tree's seed: its sample and its `random_state`
     "One tree per value of C on the bootstrap sample of `seed` (rows weighted by `weight`), each `compact`."
     sw = bootstrap_counts(seed, len(y), spec.n_draw, spec.bootstrap)
     if weight is not None: sw = sw * weight
@@ -147,7 +155,9 @@ def _spec(self:_BaseForest, n):
     params = {k: getattr(self, k) for k in TREE_PARAMS}
     return MemberSpec(self._member, params, n_draws(self.max_samples, n), self.bootstrap, Cs)
 
-def progress(total, verbose, desc):
+def progress(total,    # number of steps
+             verbose,  # show the bar (falsy: hidden)
+             desc):    # the bar's label
     "A `tqdm.auto` bar, off unless `verbose`; outside a terminal it redraws every 10 s at most."
     terminal = getattr(sys.stderr, 'isatty', lambda: False)()
     return tqdm(total=total, desc=desc, disable=not verbose, mininterval=0.1 if terminal else 10.0)
@@ -182,7 +192,9 @@ def _fit_trees(self:_BaseForest, X, y, weight):
     return self
 
 # %% ../nbs/14a_forest.ipynb #52679193
-def oob_average(estimators, X, n_draw):
+def oob_average(estimators,  # fitted TAO estimators, each with its seed as `random_state`
+                X,           # (n, D) training inputs
+                n_draw):     # rows drawn per bootstrap sample
     "(mean leaf value over the trees that did not draw each row (NaN if none), number of such trees per row)."
     total, count = None, np.zeros(len(X))
     for est in estimators:
@@ -227,7 +239,11 @@ def apply(self:_BaseForest, X):
     X = validate_data(self, X, reset=False, dtype=np.float64)
     return np.stack([est.tree_.apply(X) for est in self.estimators_], 1)
 
-def row_weights(X, y, sample_weight=None, class_weight=None, classes=None):
+def row_weights(X,                   # (n, D) inputs
+                y,                   # (n,) labels encoded 0..K-1 (or responses, without class_weight)
+                sample_weight=None,  # (n,) row weights (None: all 1)
+                class_weight=None,   # None, 'balanced' or {class label: weight}
+                classes=None):       # the class labels that `y` indexes
     "Per-row weights: `sample_weight` times `class_weight`, checked as in `fit_weights`, all rows kept."
     if sample_weight is None and class_weight is None: return None
     fit_weights(X, y, sample_weight, class_weight, classes)      # its checks and clear errors
@@ -273,7 +289,7 @@ class TAOForestClassifier(ClassifierMixin, _BaseForest):
                  random_state=None, verbose=False, class_weight=None):
         vars(self).update({k: v for k, v in locals().items() if k != 'self'})   # each parameter, as given
 
-    def fit(self, X, y, sample_weight=None):
+    def fit(self, X, y, sample_weight=None):  # (n,) row weights (None: all 1)
         "Fit the trees on bootstrap samples of (X, y), rows weighted by `sample_weight` times `class_weight`."
         X, classes, y_enc = validate_classification_data(self, X, y)
         weight = row_weights(X, y_enc, sample_weight, self.class_weight, classes)
@@ -297,7 +313,9 @@ class TAOForestRegressor(RegressorMixin, _BaseForest):
     "A bagged forest of TAO regression trees (sparse oblique by default); predicts the average response."
     _member = TAORegressor
 
-    def fit(self, X, y, sample_weight=None):
+    def fit(self, X,             # (n, D) inputs
+            y,                   # (n,) or (n, K) responses
+            sample_weight=None):  # (n,) row weights (None: all 1)
         "Fit the trees on bootstrap samples of (X, y) (rows weighted by `sample_weight`)."
         X, y = validate_data(self, X, y, dtype=np.float64, multi_output=True, y_numeric=True)
         y = np.asarray(y, dtype=np.float64)
@@ -309,12 +327,12 @@ class TAOForestRegressor(RegressorMixin, _BaseForest):
 
 # %% ../nbs/14a_forest.ipynb #72598e57
 @patch
-def predict_proba(self:TAOForestClassifier, X):
+def predict_proba(self:TAOForestClassifier, X):  # (n, D) inputs
     "The average over the trees of the class frequencies at the leaf each row reaches."
     return self._average(X)
 
 @patch
-def predict(self:TAOForestClassifier, X):
+def predict(self:TAOForestClassifier, X):  # (n, D) inputs
     "The class of highest average frequency."
     proba = self.predict_proba(X)     # checks that the forest is fitted
     return self.classes_[proba.argmax(1)]
@@ -329,7 +347,7 @@ def _oob_attributes(self:TAOForestClassifier, avg, y, seen):
 
 # %% ../nbs/14a_forest.ipynb #ab7a5cc7
 @patch
-def predict(self:TAOForestRegressor, X):
+def predict(self:TAOForestRegressor, X):  # (n, D) inputs
     "The average over the trees of the mean response at the leaf each row reaches."
     avg = self._average(X)
     return avg[:, 0] if self._y_1d else avg

@@ -35,11 +35,13 @@ class LeafModels:
         self.intercept = np.array(intercept, dtype=np.float64)  # (n_nodes, K); -inf: a class never predicted
 
     @classmethod
-    def constant(cls, tree:Tree):
+    def constant(cls, tree:Tree):  # its `value` (class frequencies) gives the intercepts
         "Zero weights, intercepts = the nodes' values (class frequencies): each node predicts their argmax."
         return cls(np.zeros((*tree.value.shape, tree.n_features)), tree.value)
 
-    def scores(self, X, idx, leaves):
+    def scores(self, X,  # (N, D) inputs
+               idx,      # rows of X to score
+               leaves):  # the leaf of each of them
         "(len(idx), K) scores of the points X[idx], each by the model of its leaf `leaves[k]`."
         out = np.empty((len(idx), self.intercept.shape[1]))
         for leaf, pos in group_positions(leaves):
@@ -51,7 +53,10 @@ class LeafModels:
         "Class index (into K) each point X[idx] gets from the model of its leaf (ties: the first class)."
         return self.scores(X, idx, leaves).argmax(1)
 
-    def losses(self, X, y, idx, leaves):
+    def losses(self, X,  # (N, D) inputs
+               y,        # (N,) labels encoded 0..K-1
+               idx,      # rows of X to score
+               leaves):  # the leaf of each of them
         "0/1 losses of the points X[idx] scored by the models of `leaves` (a `Loss.leaf_losses`)."
         return (self.predict(X, idx, leaves) != y[idx]).astype(np.float64)
 
@@ -63,7 +68,11 @@ class LeafSettings(NamedTuple):
     tol: float = 1e-4           # liblinear's tolerance
     max_iter: int = 1000        # liblinear's iteration limit
 
-def fit_linear_leaf(X, y, n_classes, settings=LeafSettings(), sample_weight=None):
+def fit_linear_leaf(X,                      # (n, D) the leaf's points
+                    y,                      # (n,) their labels, encoded 0..K-1
+                    n_classes,              # K
+                    settings=LeafSettings(),# the linear classifier's C, penalty, tol, max_iter
+                    sample_weight=None):    # (n,) point weights (None: all 1)
     "(coef (K, D), intercept (K,)) of a linear classifier on a leaf's points; None with under 2 classes."
     present = np.unique(y if sample_weight is None else y[np.asarray(sample_weight) > 0])
     if len(present) < 2: return None
@@ -83,8 +92,8 @@ def leaf_step(models:LeafModels, # the leaf models, changed in place
               leaf,              # the leaf whose model is refitted
               X, y,              # training inputs and encoded labels
               rows,              # indices (into X) of the points reaching the leaf
-              settings=LeafSettings(),
-              sample_weight=None):
+              settings=LeafSettings(), # the linear classifier's C, penalty, tol, max_iter
+              sample_weight=None):     # (N,) weights of all points of X (None: all 1)
     """Give `leaf` the candidate (current, constant, linear) of least weighted 0/1 loss on its points (the
     earliest on ties); returns whether its model changed."""
     w = np.ones(len(rows)) if sample_weight is None else sample_weight[rows]
@@ -102,14 +111,22 @@ def leaf_step(models:LeafModels, # the leaf models, changed in place
     return best > 0
 
 # %% ../nbs/10b_linear_leaves.ipynb #cobjecti
-def linear_leaf_objective(tree:Tree, models:LeafModels, X, y, penalty=None, sample_weight=None):
+def linear_leaf_objective(tree:Tree,           # the tree routing the points
+                          models:LeafModels,   # the models of its leaves
+                          X,                   # (N, D) inputs
+                          y,                   # (N,) labels encoded 0..K-1
+                          penalty=None,        # penalty(tree) of the decision nodes (None: 0)
+                          sample_weight=None): # per-point weights s_n (None: all 1)
     "E = sum_n s_n [leaf model of x_n's leaf mispredicts x_n] + penalty(tree) (the decision nodes' penalty)."
     losses = models.losses(X, y, np.arange(len(X)), tree.apply(X))
     total = losses.sum() if sample_weight is None else losses @ sample_weight
     return float(total) + (penalty(tree) if penalty is not None else 0.0)
 
 # %% ../nbs/10b_linear_leaves.ipynb #csweep
-def linear_leaf_sweep(tree:Tree, models:LeafModels, run:TAORun, settings=LeafSettings()):
+def linear_leaf_sweep(tree:Tree,               # the tree, changed in place
+                      models:LeafModels,       # its leaf models, changed in place
+                      run:TAORun,              # the data, loss, node solver and workers of the run
+                      settings=LeafSettings()):# the leaves' linear classifiers
     "One reverse-BFS pass, in place: at each depth, the leaf steps, then the decision nodes (`tao_level`)."
     paths = tree.decision_paths(run.X)
     for level in levels_bottom_up(tree):
@@ -124,9 +141,9 @@ def linear_leaf_sweep(tree:Tree, models:LeafModels, run:TAORun, settings=LeafSet
 # %% ../nbs/10b_linear_leaves.ipynb #clinear_
 class LinearLeafFit(NamedTuple):
     "A TAO run with linear leaves: the tree, its leaf models, the objective after each sweep (start first)."
-    tree: Tree
-    models: LeafModels
-    history: np.ndarray
+    tree: Tree             # the optimized tree (its `value`: class frequencies)
+    models: LeafModels     # its leaf models, indexed by node
+    history: np.ndarray    # the objective at the start and after each sweep
 
 def linear_leaf_tao(tree:Tree,                   # initial tree (copied); its leaves start constant
                     X, y,                        # training inputs and encoded labels 0..K-1
@@ -153,12 +170,17 @@ def linear_leaf_tao(tree:Tree,                   # initial tree (copied); its le
     return LinearLeafFit(tree, models, np.array(history))
 
 # %% ../nbs/10b_linear_leaves.ipynb #craw
-def models_to_raw(models:LeafModels, mu, sd):
+def models_to_raw(models:LeafModels,  # leaf models on z = (x - mu)/sd
+                  mu,                 # (D,) column means of x
+                  sd):                # (D,) column standard deviations of x
     "The leaf models on raw x that score as `models` do on z = (x - mu)/sd."
     coef = models.coef / sd
     return LeafModels(coef, models.intercept - coef @ mu)
 
-def axis_tree_to(tree:Tree, mu, sd, raw=True):
+def axis_tree_to(tree:Tree,  # an axis-aligned tree (not changed)
+                 mu,         # (D,) column means of x
+                 sd,         # (D,) column standard deviations of x
+                 raw=True):  # True: from z to raw x; False: from x to z
     "An axis-aligned tree's thresholds moved from z = (x - mu)/sd to raw x (raw=False: from x to z)."
     out, inner = tree.copy(), ~tree.is_leaf
     k = tree.feature[inner]
@@ -167,7 +189,14 @@ def axis_tree_to(tree:Tree, mu, sd, raw=True):
     return out
 
 # %% ../nbs/10b_linear_leaves.ipynb #cstart
-def linear_leaf_start(init, split_type, X, y, max_depth, random_state=None, classes=None, sample_weight=None):
+def linear_leaf_start(init,               # a name in `INITS`, a `Tree` or a fitted tree estimator
+                      split_type,         # 'axis' or 'oblique'
+                      X,                  # (n, D) raw inputs
+                      y,                  # (n,) labels encoded 0..K-1
+                      max_depth,          # depth of a grown start
+                      random_state=None,  # seed of a grown start
+                      classes=None,       # the class labels
+                      sample_weight=None):# point weights of the standardization and of a grown start
     "The `Start` (standardized inputs, initial tree on them) of a fit with linear leaves."
     if split_type == 'oblique': return oblique_start(init, X, y, max_depth, random_state, classes, sample_weight)
     if isinstance(init, str) and init == 'oblique':
@@ -212,7 +241,9 @@ class LinearLeafTAOClassifier(TreeClassifierMixin, BaseEstimator):
 
 # %% ../nbs/10b_linear_leaves.ipynb #cfit
 @patch
-def fit(self:LinearLeafTAOClassifier, X, y, sample_weight=None):
+def fit(self:LinearLeafTAOClassifier, X,  # (n, D) inputs
+        y,                                # (n,) class labels
+        sample_weight=None):              # (n,) row weights (None: all 1)
     "Grow or take the initial tree, then optimize its splits and linear leaves by TAO (`linear_leaf_tao`)."
     check_params(self)
     node_solver = best_axis_split if self.split_type == 'axis' else ObliqueSolver(
@@ -233,7 +264,7 @@ def fit(self:LinearLeafTAOClassifier, X, y, sample_weight=None):
 
 # %% ../nbs/10b_linear_leaves.ipynb #cpredict
 @patch
-def decision_function(self:LinearLeafTAOClassifier, X):
+def decision_function(self:LinearLeafTAOClassifier, X):  # (n, D) inputs
     """(n, K) scores of each row by the linear model of the leaf it reaches (-inf: a class that leaf never
     predicts); with two classes, as scikit-learn's, (n,) score differences (> 0: the second class)."""
     X = self._validated(X)
@@ -241,7 +272,7 @@ def decision_function(self:LinearLeafTAOClassifier, X):
     return s[:, 1] - s[:, 0] if s.shape[1] == 2 else s
 
 @patch
-def predict_proba(self:LinearLeafTAOClassifier, X):
+def predict_proba(self:LinearLeafTAOClassifier, X):  # (n, D) inputs
     "Softmax of `decision_function` of the leaf scores (not calibrated probabilities; their argmax is `predict`)."
     X = self._validated(X)
     s = self.leaf_models_.scores(X, np.arange(len(X)), self.tree_.apply(X))
@@ -249,7 +280,7 @@ def predict_proba(self:LinearLeafTAOClassifier, X):
     return e / e.sum(1, keepdims=True)
 
 @patch
-def predict(self:LinearLeafTAOClassifier, X):
+def predict(self:LinearLeafTAOClassifier, X):  # (n, D) inputs
     "The class of the highest score of the leaf model each row reaches (not the leaf's most frequent class)."
     proba = self.predict_proba(X)  # checks that the model is fitted
     return self.classes_[proba.argmax(1)]

@@ -108,7 +108,7 @@ def max_depth(self:Tree): return int(self.depth.max())
 def n_values(self:Tree): return self.value.shape[1]
 
 @patch
-def nodes_at_depth(self:Tree, d):
+def nodes_at_depth(self:Tree, d):  # the depth (root: 0)
     "Ids of the nodes at depth `d`."
     return np.flatnonzero(self.depth == d)
 
@@ -119,7 +119,7 @@ def __repr__(self:Tree):
             f"leaves={self.n_leaves}, n_features={self.n_features})")
 
 # %% ../nbs/00_tree.ipynb #bea4d91d
-def group_positions(keys):
+def group_positions(keys):  # 1-D array of integer keys
     "Pairs (key, positions of that key in `keys`) for each distinct key, in increasing key order."
     keys = np.asarray(keys)
     if not len(keys): return []
@@ -194,7 +194,7 @@ class Routing(NamedTuple):
     data: np.ndarray       # the stored weights (an axis-aligned node: a single 1.0)
     threshold: np.ndarray  # go right iff score > threshold
     left: np.ndarray       # children, -1 at leaves (a split's `swap` already applied by `set_split`)
-    right: np.ndarray
+    right: np.ndarray      # children on the score > threshold side, -1 at leaves
 
 def _routing(tree):
     "The `Routing` of `tree`, built from its current arrays (copies: later edits of the tree do not reach it)."
@@ -254,7 +254,7 @@ def _router():
     return _ROUTER[0]
 
 @patch
-def route(self:Tree, X):
+def route(self:Tree, X):  # (N, D) float inputs
     "Leaf reached from the root by every row of the 2-D float array `X` (any memory layout): compiled."
     leaves = np.empty(len(X), dtype=np.int64)
     _router()(X, *self.routing(), leaves)
@@ -270,17 +270,17 @@ def _check_width(tree, X):
     return X
 
 @patch
-def apply(self:Tree, X):
+def apply(self:Tree, X):  # (N, D) inputs
     "Leaf index reached by every row of `X` (compiled: `route`)."
     return self.route(_check_width(self, X))
 
 @patch
-def predict_value(self:Tree, X):
+def predict_value(self:Tree, X):  # (N, D) inputs
     "The value (class frequencies or mean response) of the leaf reached by every row of `X`."
     return self.value[self.apply(X)]
 
 @patch
-def decision_paths(self:Tree, X):
+def decision_paths(self:Tree, X):  # (N, D) inputs
     """(N, max_depth+1) array: the node each point occupies at each depth, -1 below its leaf (its leaf's
     ancestors)."""
     node = self.apply(X)
@@ -294,7 +294,7 @@ def decision_paths(self:Tree, X):
 
 # %% ../nbs/00_tree.ipynb #334b13ba
 @patch(cls_method=True)
-def from_sklearn(cls:Tree, est):
+def from_sklearn(cls:Tree, est):  # a fitted DecisionTreeClassifier or DecisionTreeRegressor
     "Copy of a fitted scikit-learn decision tree (classifier: class frequencies; regressor: means)."
     t = getattr(est, 'tree_', None)
     if t is None or not hasattr(t, 'children_left'):
@@ -319,13 +319,14 @@ def copy(self:Tree):
                 feature=None if self.is_oblique else self.feature, W=self.W, n_features=self.n_features)
 
 @patch
-def get_split(self:Tree, i):
+def get_split(self:Tree, i):  # id of a decision node
     "The `Split` currently at decision node `i`."
     if self.is_oblique: return Split(-1, self.W[i].copy(), float(self.threshold[i]))
     return Split(int(self.feature[i]), None, float(self.threshold[i]))
 
 @patch
-def set_split(self:Tree, i, split:Split):
+def set_split(self:Tree, i,  # id of a decision node
+              split:Split):  # the new split (axis: feature, oblique: w; threshold; swap)
     "Install `split` at decision node `i` (exchanging the children if `split.swap`)."
     if self.left[i] < 0: raise ValueError(f"node {i} is a leaf")
     if self.is_oblique:
@@ -339,7 +340,7 @@ def set_split(self:Tree, i, split:Split):
 
 # %% ../nbs/00_tree.ipynb #ea8b368c
 @patch
-def subtree(self:Tree, i):
+def subtree(self:Tree, i):  # a node id
     "Ids of node `i` and all its descendants."
     out, stack = [], [i]
     while stack:
@@ -349,7 +350,7 @@ def subtree(self:Tree, i):
     return np.array(out, dtype=np.int64)
 
 @patch
-def compact(self:Tree, root_of=None):
+def compact(self:Tree, root_of=None):  # {node: node standing in its place} (None: none)
     """New tree of the nodes reachable from the root, renumbered in BFS order.
     `root_of` maps a node id to the node whose subtree should stand in its place (pruning)."""
     root_of = root_of or {}
@@ -372,7 +373,8 @@ def compact(self:Tree, root_of=None):
 
 # %% ../nbs/00_tree.ipynb #1ed4ef0b
 @patch
-def make_leaf(self:Tree, i, value=None):
+def make_leaf(self:Tree, i,  # a node id
+              value=None):   # its new value (None: keep its current one)
     "Turn node `i` into a leaf (its former descendants become unreachable: call `compact`)."
     self.left[i] = self.right[i] = -1
     if value is not None: self.value[i] = value
@@ -458,12 +460,12 @@ def nonzeros(self:Tree):
     return int(np.count_nonzero(self.W[inner]))
 
 @patch
-def path_lengths(self:Tree, X):
+def path_lengths(self:Tree, X):  # (N, D) inputs
     "Number of decision nodes each row of `X` visits."
     return self.depth[self.apply(X)]
 
 @patch
-def inference_cost(self:Tree, X):
+def inference_cost(self:Tree, X):  # (N, D) inputs
     "Mean scalar multiplications per prediction over the rows of `X` (0 for axis-aligned trees)."
     if not self.is_oblique: return 0.0
     nnz = np.count_nonzero(self.W, axis=1)
@@ -472,7 +474,7 @@ def inference_cost(self:Tree, X):
     return float((nnz[np.maximum(paths, 0)] * inner).sum(1).mean())
 
 @patch
-def sizes(self:Tree, X=None):
+def sizes(self:Tree, X=None):  # (N, D) inputs for the path measures (None: skip them)
     "Dictionary of the size measures (path measures need inputs `X`)."
     out = dict(depth=self.max_depth, internal=self.n_internal, leaves=self.n_leaves, nonzeros=self.nonzeros())
     if X is not None:
@@ -481,7 +483,8 @@ def sizes(self:Tree, X=None):
     return out
 
 # %% ../nbs/00_tree.ipynb #3cc49882
-def standardizer(X, sample_weight=None):
+def standardizer(X,                   # (N, D) inputs
+                 sample_weight=None):  # (N,) row weights (None: all 1)
     """(mean, std) of the columns of `X` (weighted by `sample_weight` if given), std 0 replaced by 1; exact
     and overflow-free at any scale of X."""
     X = np.asarray(X, dtype=np.float64)
@@ -496,7 +499,9 @@ def standardizer(X, sample_weight=None):
     return mu, np.where(sd > 0, sd, 1.0)
 
 # %% ../nbs/00_tree.ipynb #fec8a01d
-def standardize_tree(tree:Tree, mu, sd):
+def standardize_tree(tree:Tree,  # a tree on raw x (axis-aligned or oblique)
+                     mu,          # (D,) column means of x (e.g. from `standardizer`)
+                     sd):         # (D,) column standard deviations of x (no zeros)
     """The oblique tree on z = (x - mu)/sd that makes the same decisions as `tree` on x (axis splits become
     one-hot rows)."""
     inner = ~tree.is_leaf
@@ -510,7 +515,9 @@ def standardize_tree(tree:Tree, mu, sd):
     out.threshold = np.where(inner, tree.threshold - tree.W @ mu, 0.0)
     return out
 
-def unstandardize_tree(tree:Tree, mu, sd):
+def unstandardize_tree(tree:Tree,  # an oblique tree on z = (x - mu)/sd
+                       mu,          # (D,) column means of x
+                       sd):         # (D,) column standard deviations of x (no zeros)
     "The oblique tree on raw x that makes the same decisions as `tree` on z = (x - mu)/sd."
     out = tree.copy()
     inner = ~tree.is_leaf
