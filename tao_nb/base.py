@@ -31,7 +31,7 @@ class Interval(NamedTuple):
     high: float = None          # largest allowed value (None: no upper bound)
     closed: str = 'both'        # the ends allowed: 'both', 'left', 'right' or 'neither'
 
-    def accepts(self, value):
+    def accepts(self, value):  # the value to check
         ok = isinstance(value, self.kind) and not isinstance(value, (bool, np.bool_)) and np.isfinite(value)
         if ok and self.low is not None:
             ok = value >= self.low if self.closed in ('both', 'left') else value > self.low
@@ -81,19 +81,30 @@ def check_params(estimator,         # an estimator with a `parameter_constraints
     for name, allowed in table.items(): check_value(name, params[name], allowed)
 
 # %% ../nbs/01_base.ipynb #195ad1f1
-def check_param(name, value, kind=numbers.Real, low=None, high=None, low_inclusive=True, high_inclusive=True):
+def check_param(name,                  # the parameter's name, for the message
+                value,                 # its value
+                kind=numbers.Real,     # the number type required (e.g. numbers.Integral)
+                low=None,              # lower end of the range (None: unbounded)
+                high=None,             # upper end of the range (None: unbounded)
+                low_inclusive=True,    # whether `low` itself is allowed
+                high_inclusive=True):  # whether `high` itself is allowed
     """Raise a clear `ValueError` unless `value` is a finite `kind` number in the given range (bools are
     refused)."""
     ends = {(True, True): 'both', (True, False): 'left', (False, True): 'right'}
     closed = ends.get((low_inclusive, high_inclusive), 'neither')
     check_value(name, value, [Interval(kind, low, high, closed)])
 
-def check_choice(name, value, options):
+def check_choice(name,      # the parameter's name, for the message
+                 value,     # its value
+                 options):  # the allowed strings
     "Raise a clear `ValueError` unless `value` is one of the strings `options`."
     check_value(name, value, [Options(tuple(options))])
 
 # %% ../nbs/01_base.ipynb #56baea5d
-def validate_classification_data(estimator, X, y, dtype=np.float64):
+def validate_classification_data(estimator,          # the estimator being fitted
+                                 X,                  # (n, D) inputs
+                                 y,                  # (n,) class labels
+                                 dtype=np.float64):  # dtype of the returned X (a tuple: X's own if listed)
     """(X as `dtype`, classes, encoded labels), with scikit-learn's checks and a clear error unless y has two
     or more classes."""
     # a tuple of dtypes keeps X as it is when its type is one of them
@@ -158,7 +169,7 @@ MAX_RANDOM_TREE_BYTES = 2**31   # a complete tree larger than this is refused (i
 def check_complete_tree_size(max_depth,        # depth of the complete tree
                              floats_per_node,  # 8-byte numbers stored per node
                              what,             # who builds it, for the message
-                             advice='use a smaller max_depth'):
+                             advice='use a smaller max_depth'):  # the message's advice
     "Refuse, before anything is allocated, a complete tree whose arrays would exceed `MAX_RANDOM_TREE_BYTES`."
     if max_depth > 60:      # 2**61 nodes already exceed any memory; also keeps the message's numbers short
         raise ValueError(f"{what}: max_depth={max_depth} is too large (a complete tree of depth d has "
@@ -169,7 +180,8 @@ def check_complete_tree_size(max_depth,        # depth of the complete tree
         raise ValueError(f"{what} builds a complete tree of depth {max_depth}: {n_nodes:,} nodes, about "
                          f"{need / 2**30:.1f} GiB; {advice}")
 
-def random_tree_floats(n_weights, n_values):
+def random_tree_floats(n_weights,  # weights per oblique node (0: axis-aligned)
+                       n_values):  # values per node (classes or outputs)
     "8-byte numbers per node at `Tree.random`'s peak (measured below): weight rows and values twice, + 24."
     return 2 * (n_weights + n_values) + 24
 
@@ -221,8 +233,8 @@ def _given_tree(init, classes):
 
 # %% ../nbs/01_base.ipynb #3b5157a9
 def initial_tree(init,               # a name in `INITS`, a `Tree`, or a fitted estimator with a `tree_`
-                 # training inputs; encoded labels (classification) or (N, n_outputs) responses
-                 X, Y,
+                 X,                  # (N, D) training inputs
+                 Y,                  # encoded labels (classification) or (N, n_outputs) responses
                  max_depth,          # depth of a grown start
                  random_state=None,  # seed of the grown start
                  classes=None,       # the class labels (classification) or None (regression)
@@ -251,20 +263,20 @@ class TreePredictorMixin:
         check_is_fitted(self)
         return validate_data(self, X, reset=False, dtype=np.float64)
 
-    def apply(self, X):
+    def apply(self, X):  # (n, D) inputs
         "Index (in `tree_`) of the leaf each row reaches."
         X = self._validated(X)  # checks that the model is fitted
         return self.tree_.apply(X)
 
 class TreeClassifierMixin(ClassifierMixin, TreePredictorMixin):
     "Class probabilities and labels from the leaf each row reaches."
-    def predict_proba(self, X):
+    def predict_proba(self, X):  # (n, D) inputs
         """Class probabilities stored at the leaf each row reaches (for TAO: class frequencies of its training
         points)."""
         X = self._validated(X)
         return self.tree_.predict_value(X)
 
-    def predict(self, X):
+    def predict(self, X):  # (n, D) inputs
         "Predicted class labels: the most frequent class of the leaf each row reaches."
         leaves = self.apply(X)  # checks that the model is fitted
         return self.classes_[self.tree_.value.argmax(1)[leaves]]

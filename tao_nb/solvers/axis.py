@@ -10,7 +10,10 @@ import numpy as np
 from ..tree import Split
 
 # %% ../../nbs/06_axis_solver.ipynb #403ae01c
-def axis_split_loss(X, label, weight, split:Split):
+def axis_split_loss(X,             # (m, D) inputs of the node's points
+                    label,         # (m,) pseudo-labels, 1 = right
+                    weight,        # (m,) nonnegative sample weights t_n
+                    split:Split):  # an axis-aligned split
     "Weighted 0/1 loss of an axis-aligned `split` on the reduced problem (label 1 = current right child)."
     go_right = X[:, split.feature] > split.threshold
     if split.swap: go_right = ~go_right

@@ -33,7 +33,7 @@ class Surrogate(NamedTuple):
     liblinear: Optional[Callable]  # (C=, tol=, ...) -> scikit-learn's L1 estimator; None: CVXPY only
     cvxpy: Callable                # (cp, margin) -> (per-point loss expression, extra constraints)
 
-def hinge_slack(of_slack):
+def hinge_slack(of_slack):  # of_slack(cp, xi) -> CVXPY expression g(xi) per point
     "CVXPY builder of f(margin) = g(max(0, 1 - margin)), g nondecreasing: slack xi >= 0, xi >= 1 - margin."
     def build(cp, margin):
         xi = cp.Variable(margin.shape[0])
@@ -58,13 +58,15 @@ SURROGATES = {
                        liblinear=None, cvxpy=hinge_slack(lambda cp, xi: xi)),
 }
 
-def surrogate_loss(margin, surrogate='svm'):
+def surrogate_loss(margin,            # margins s_n (x_n.w + c), any shape
+                   surrogate='svm'):  # a name in `SURROGATES`
     "Per-point margin loss f(margin) of the surrogate named `surrogate` in `SURROGATES`."
     check_choice('surrogate', surrogate, SURROGATES)
     return SURROGATES[surrogate].loss(np.asarray(margin, dtype=np.float64))
 
 # %% ../../nbs/09_oblique_solver.ipynb #6aee8e36
-def check_solver_options(solver, surrogate):
+def check_solver_options(solver,      # 'liblinear' or 'cvxpy'
+                         surrogate):  # a name in `SURROGATES`
     "Clear errors for the oblique node solver's options, read from `SURROGATES`."
     check_choice('solver', solver, ('liblinear', 'cvxpy'))
     check_choice('surrogate', surrogate, SURROGATES)
@@ -150,7 +152,11 @@ def _check_problem(X, label, weight):
 # give different results. One fit at a time per process keeps them deterministic; processes are unaffected.
 liblinear_lock = threading.Lock()
 
-def liblinear_l1(X, label, sample_weight, settings, fit_intercept=True):
+def liblinear_l1(X,                    # (m, D) inputs of the node's points
+                 label,                # (m,) pseudo-labels, 1 = right
+                 sample_weight,        # (m,) nonnegative sample weights t_n
+                 settings,             # an `ObliqueSolver`: C, surrogate, intercept_scaling, node_tol, ...
+                 fit_intercept=True):  # False: c = 0
     "The one L1 liblinear fit of the package: (w, c) of the estimator `SURROGATES` has for the surrogate."
     make = SURROGATES[settings.surrogate].liblinear
     if make is None: raise ValueError(f"liblinear cannot solve surrogate {settings.surrogate!r}; use CVXPY")
@@ -175,7 +181,9 @@ def fit_liblinear(X,               # (m, D) inputs of the node's points
     return SurrogateFit(w, -c, surrogate_objective(*args), dual_bound(*args), 'liblinear')
 
 # %% ../../nbs/09_oblique_solver.ipynb #b6767a2f
-def fit_cvxpy(X, label, weight,
+def fit_cvxpy(X,                        # (m, D) inputs of the node's points
+              label,                    # (m,) pseudo-labels, 1 = right
+              weight,                   # (m,) nonnegative sample weights t_n
               settings=None,            # an `ObliqueSolver`: C, surrogate, intercept_scaling
               tol=1e-8,                 # Clarabel's gap and feasibility tolerances
               zero_tol=1e-7,            # relative size below which a weight is exactly 0
@@ -232,7 +240,12 @@ def best_threshold(scores,      # (m,) scores w @ x_n
     p = tie[np.argmin(np.abs(thr[tie] - prefer))] if np.isfinite(prefer) else tie[0]
     return float(thr[p]), float(loss[p])
 
-def node_objective(X, label, weight, w, b, lam):
+def node_objective(X,       # (m, D) inputs of the node's points
+                   label,   # (m,) pseudo-labels, 1 = right
+                   weight,  # (m,) nonnegative sample weights t_n
+                   w,       # (D,) weights
+                   b,       # threshold (x.w > b: right)
+                   lam):    # the weight of ||w||_1
     "The node's true objective: weighted 0/1 loss of `X @ w > b` + lam * ||w||_1."
     wrong = (X @ w > b) != (np.asarray(label) == 1)
     return float(weight[wrong].sum() + lam * np.abs(w).sum())
@@ -262,7 +275,10 @@ def _highs_banner_once():
         os.close(null)
 
 # %% ../../nbs/09_oblique_solver.ipynb #87096a8b
-def fit_mip(X, label, weight, C=1.0,
+def fit_mip(X,                   # (m, D) inputs of the node's points
+            label,               # (m,) pseudo-labels, 1 = right
+            weight,              # (m,) nonnegative sample weights t_n
+            C=1.0,               # inverse weight of ||w||_1
             time_limit=2.0,      # seconds HiGHS may search
             zero_tol=1e-9):      # relative size below which a weight is exactly 0
     "Solve min sum t_n xi_n + ||w||_1/C s.t. s_n (x_n.w - b) >= 1 - M xi_n, xi binary, with HiGHS (CVXPY)."
@@ -291,7 +307,9 @@ def fit_mip(X, label, weight, C=1.0,
 
 # %% ../../nbs/09_oblique_solver.ipynb #122bbe53
 @patch
-def fit_surrogate(self:ObliqueSolver, X, label, weight):
+def fit_surrogate(self:ObliqueSolver, X,        # (m, D) inputs of the node's points
+                                      label,    # (m,) pseudo-labels, 1 = right
+                                      weight):  # (m,) nonnegative sample weights t_n
     "The surrogate's solution on one node problem (both pseudo-labels needed), by `self.solver`."
     fit = fit_cvxpy if self.solver == 'cvxpy' else fit_liblinear
     return fit(X, label, weight, self)
@@ -347,7 +365,7 @@ def __call__(self:ObliqueSolver, X, label, weight, current:Split=None):
     return Split(-1, best[0].copy(), float(best[1]))
 
 @patch
-def context_key(self:ObliqueSolver, current:Split=None):
+def context_key(self:ObliqueSolver, current:Split=None):  # the node's current split (None: none)
     "What the answer depends on besides the node problem (for `tao`'s skipping): the nonzero budget, if any."
     if not self.nonzero_budget or current is None or current.weights is None: return b''
     return b'nnz=%d' % np.count_nonzero(current.weights)
@@ -372,7 +390,10 @@ def surrogate_scale(X, label, weight, w, b, C=1.0, surrogate='svm', intercept_sc
     return hi
 
 @patch
-def rescale(self:ObliqueSolver, X, label, weight, current:Split=None):
+def rescale(self:ObliqueSolver, X,                    # (m, D) inputs of the node's points
+                                label,                # (m,) pseudo-labels, 1 = right
+                                weight,               # (m,) nonnegative sample weights t_n
+                                current:Split=None):  # the node's current split
     "The current split at its surrogate scale (a node-solver signature: None if unchanged); same decisions."
     if current is None or current.weights is None or not np.any(current.weights): return None
     w, b = np.asarray(current.weights, dtype=np.float64), float(current.threshold)
@@ -381,7 +402,7 @@ def rescale(self:ObliqueSolver, X, label, weight, current:Split=None):
 
 # %% ../../nbs/09_oblique_solver.ipynb #f082da74
 @patch
-def penalty(self:ObliqueSolver, tree:Tree):
+def penalty(self:ObliqueSolver, tree:Tree):  # the tree whose decision nodes are penalized
     "lambda * sum_i ||w_i||_1 over the decision nodes of `tree`, lambda = 1/C (an axis split: a unit weight)."
     inner = ~tree.is_leaf
     return float(np.abs(tree.W[inner]).sum()) / self.C if tree.is_oblique else float(inner.sum()) / self.C
