@@ -172,7 +172,7 @@ class TAORegressor(RegressorMixin, _BaseTAO):
         tags.target_tags.multi_output = True
         return tags
 
-    def predict(self, X):
+    def predict(self, X):  # (n, D) inputs
         "Mean response of the training points in the leaf each row reaches."
         X = self._validated(X)
         out = self.tree_.predict_value(X)
@@ -200,7 +200,7 @@ def path_starts(inits, max_depths):
     depths = list(max_depths) if isinstance(max_depths, (list, tuple)) else [max_depths]
     return [(i, d) for i in inits for d in (depths if isinstance(i, str) else depths[:1])]
 
-def best_start(paths):
+def best_start(paths):  # one `TAOPath` per start
     """Index of the path whose selected tree has the lowest validation error (then fewest nonzeros, then
     first)."""
     def key(k):

@@ -313,8 +313,8 @@ class TAOForestRegressor(RegressorMixin, _BaseForest):
     "A bagged forest of TAO regression trees (sparse oblique by default); predicts the average response."
     _member = TAORegressor
 
-    def fit(self, X,             # (n, D) inputs
-            y,                   # (n,) or (n, K) responses
+    def fit(self, X,              # (n, D) inputs
+            y,                    # (n,) or (n, K) responses
             sample_weight=None):  # (n,) row weights (None: all 1)
         "Fit the trees on bootstrap samples of (X, y) (rows weighted by `sample_weight`)."
         X, y = validate_data(self, X, y, dtype=np.float64, multi_output=True, y_numeric=True)

@@ -237,7 +237,7 @@ def _api_tables(out):
 
 # Parameters whose source describes them nowhere (no docments comment, no numpydoc entry, no PARAMETER_DOCS): the
 # notebooks that define them must add one (an inline comment after the parameter). The count may only go down.
-UNDESCRIBED_LEFT = 280
+UNDESCRIBED_LEFT = 278
 
 
 def test_every_parameter_described_in_its_source_has_its_description_on_the_api_pages(site):
