@@ -67,6 +67,8 @@ class Lab:
     def __init__(self, workdir):
         self.dir, self.nbs = Path(workdir), Path(workdir) / 'nbs'
         shutil.copytree(ROOT / 'nbs', self.nbs, symlinks=False)       # a copy: the repo's notebooks are never touched
+        # the saved results the notebooks read and write beside them, as in the repository (`../benchmarks/results`)
+        shutil.copytree(ROOT / 'benchmarks' / 'results', Path(workdir) / 'benchmarks' / 'results')
         cfg = self.dir / 'config'
         (cfg / 'labconfig').mkdir(parents=True)
         # no "news" pop-up over the notebook
