@@ -4,8 +4,8 @@
 
 # %% auto #0
 __all__ = ['MAX_SEED', 'OOB_CS', 'TREE_PARAMS', 'pack_tree', 'unpack_tree', 'bootstrap_counts', 'n_draws', 'MemberSpec',
-           'compact', 'expand', 'fit_member', 'progress', 'oob_average', 'row_weights', 'TAOForestClassifier',
-           'TAOForestRegressor']
+           'pack_member', 'unpack_member', 'fit_member', 'progress', 'oob_average', 'row_weights',
+           'TAOForestClassifier', 'TAOForestRegressor']
 
 # %% ../nbs/14a_forest.ipynb #4db264ca
 import numbers
@@ -80,14 +80,14 @@ class MemberSpec(NamedTuple):
     bootstrap: bool    # bootstrap samples (False: every tree sees all rows)
     Cs: tuple          # the values of C to fit (one tree each, same sample and start)
 
-def compact(est):  # a fitted TAO estimator (changed in place)
+def pack_member(est):  # a fitted TAO estimator (changed in place)
     "A fitted TAO estimator made light to ship: `tree_` packed (`pack_tree`), `initial_tree_` dropped."
     est.tree_ = pack_tree(est.tree_)
     del est.initial_tree_
     return est
 
-def expand(est):  # an estimator `compact` returned (changed in place)
-    "The estimator `compact` shipped, with its `Tree` back."
+def unpack_member(est):  # an estimator `pack_member` returned (changed in place)
+    "The estimator `pack_member` shipped, with its `Tree` back."
     est.tree_ = unpack_tree(est.tree_)
     return est
 
@@ -96,11 +96,11 @@ def fit_member(spec:MemberSpec,  # the estimator class, its parameters, the samp
                y,               # (n,) encoded labels or (n, K) responses
                weight,          # (n,) row weights (None: all 1)
                seed):           # the tree's seed: its sample and its `random_state`
-    "One tree per value of C on the bootstrap sample of `seed` (rows weighted by `weight`), each `compact`."
+    "One tree per value of C on the bootstrap sample of `seed` (rows weighted by `weight`), each `pack_member`."
     sw = bootstrap_counts(seed, len(y), spec.n_draw, spec.bootstrap)
     if weight is not None: sw = sw * weight
     fit = lambda C: spec.est(**spec.params, C=C, random_state=seed).fit(X, y, sample_weight=sw)
-    return [compact(fit(C)) for C in spec.Cs]
+    return [pack_member(fit(C)) for C in spec.Cs]
 
 # %% ../nbs/14a_forest.ipynb #cf97ac6e
 OOB_CS = (10.0, 1.0, 0.1)   # the values of C tried when C=None, each fitting the whole forest once
@@ -178,7 +178,7 @@ def _fit_trees(self:_BaseForest, X, y, weight):
     fits = []
     with progress(len(seeds), self.verbose, f"{type(self).__name__}: trees") as bar:
         for members in Parallel(n_jobs=self.n_jobs, return_as='generator')(tasks):
-            fits.append([expand(m) for m in members])
+            fits.append([unpack_member(m) for m in members])
             bar.update()
     best = 0
     if len(spec.Cs) > 1:     # C=None: the out-of-bag error of the forest at each C; ties go to the smaller C
