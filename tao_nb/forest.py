@@ -4,7 +4,7 @@
 
 # %% auto #0
 __all__ = ['MAX_SEED', 'OOB_CS', 'TREE_PARAMS', 'pack_tree', 'unpack_tree', 'bootstrap_counts', 'n_draws', 'MemberSpec',
-           'pack_member', 'unpack_member', 'fit_member', 'progress', 'oob_average', 'row_weights',
+           'pack_member', 'unpack_member', 'fit_member', 'c_grid', 'progress', 'oob_average', 'row_weights',
            'TAOForestClassifier', 'TAOForestRegressor']
 
 # %% ../nbs/14a_forest.ipynb #4db264ca
@@ -109,7 +109,8 @@ TREE_PARAMS = ('max_depth', 'init', 'split_type', 'solver', 'surrogate', 'node_t
                'prune')
 _FOREST_CONSTRAINTS = {
     **{k: TAOClassifier.parameter_constraints[k] for k in (*TREE_PARAMS, 'n_jobs', 'random_state')},
-    'n_estimators': [Interval(numbers.Integral, 1)], 'C': [None, Interval(numbers.Real, 0, closed='neither')],
+    'n_estimators': [Interval(numbers.Integral, 1)],
+    'C': [None, Interval(numbers.Real, 0, closed='neither'), list, tuple, np.ndarray],   # grids: c_grid
     'bootstrap': [bool], 'oob_score': [bool], 'warm_start': [bool],
     'verbose': [bool, Interval(numbers.Integral, 0)],
     'max_samples': [None, Interval(numbers.Integral, 1), Interval(numbers.Real, 0, 1, 'right')]}
@@ -124,7 +125,7 @@ class _BaseForest(BaseEstimator):
                  max_depth=8,          # depth of each tree's grown initial tree
                  init='cart',          # each tree's start: 'cart' (grown on its sample), 'random', 'oblique'
                  split_type='oblique', # 'oblique' (sparse oblique splits) or 'axis' (axis-aligned)
-                 C=None,               # oblique: lambda = 1/C (None: chosen on out-of-bag error, `OOB_CS`)
+                 C=None,               # oblique: lambda = 1/C; None or a sequence: chosen on OOB error (`OOB_CS`)
                  solver='liblinear',   # oblique node solver: 'liblinear' or 'cvxpy'
                  surrogate='svm',      # oblique node surrogate: a name in `SURROGATES` (09)
                  node_tol=1e-2,        # oblique: liblinear's tolerance at each node
@@ -147,13 +148,20 @@ def _spec(self:_BaseForest, n):
     check_params(self)
     if self.oob_score and not self.bootstrap:
         raise ValueError("oob_score=True needs bootstrap=True: only bootstrap samples leave rows out of bag")
-    if self.C is None and not self.bootstrap:
-        raise ValueError("C=None chooses C on out-of-bag rows, which need bootstrap=True: give C")
-    if self.C is not None: Cs = (float(self.C),)
-    elif self.warm_start and hasattr(self, 'C_'): Cs = (self.C_,)
-    else: Cs = OOB_CS
+    grid = self.C is None or np.ndim(self.C) > 0         # C to be chosen on out-of-bag rows
+    if grid and self.warm_start and hasattr(self, 'C_'): Cs = (self.C_,)     # added trees keep the chosen C
+    else: Cs = OOB_CS if self.C is None else c_grid(self.C)
+    if len(Cs) > 1 and not self.bootstrap:
+        raise ValueError("C=None or a sequence chooses C on out-of-bag rows, which need bootstrap=True: give C, one value")
     params = {k: getattr(self, k) for k in TREE_PARAMS}
     return MemberSpec(self._member, params, n_draws(self.max_samples, n), self.bootstrap, Cs)
+
+def c_grid(C):  # one C (a positive number) or a sequence of them
+    "The values of C to fit, largest first, each once (a sequence is a grid for the out-of-bag rule)."
+    Cs = np.unique(np.asarray(C, dtype=float).ravel())[::-1]
+    if np.ndim(C) > 1 or Cs.size == 0 or not np.all(np.isfinite(Cs) & (Cs > 0)):
+        raise ValueError(f"C must be a positive number or a 1-d sequence of them, got {C!r}")
+    return tuple(Cs.tolist())
 
 def progress(total,    # number of steps
              verbose,  # show the bar (falsy: hidden)
@@ -181,12 +189,12 @@ def _fit_trees(self:_BaseForest, X, y, weight):
             fits.append([unpack_member(m) for m in members])
             bar.update()
     best = 0
-    if len(spec.Cs) > 1:     # C=None: the out-of-bag error of the forest at each C; ties go to the smaller C
+    if len(spec.Cs) > 1:     # a grid: the forest's out-of-bag error at each C; ties go to the smaller C
         self.oob_errors_ = np.array([self._oob_error([f[k] for f in fits], X, y, weight, spec.n_draw)
                                      for k in range(len(spec.Cs))])
         best = len(spec.Cs) - 1 - int(np.argmin(self.oob_errors_[::-1]))
     elif not keep: self.oob_errors_ = None
-    self.estimators_, self.C_ = keep + [f[best] for f in fits], spec.Cs[best]
+    self.estimators_, self.C_, self.Cs_ = keep + [f[best] for f in fits], spec.Cs[best], spec.Cs
     self.feature_importances_ = np.mean([e.feature_importances_ for e in self.estimators_], 0)
     self.n_draw_, self.n_iter_ = spec.n_draw, int(sum(e.n_iter_ for e in self.estimators_))
     return self
@@ -254,7 +262,8 @@ def row_weights(X,                   # (n, D) inputs
 _FOREST_ATTRIBUTES = {
     'estimators_': 'the trees: TAO estimators (no `initial_tree_`), each with its seed as `random_state`',
     'C_': 'the C of every tree (given, or chosen on out-of-bag error)',
-    'oob_errors_': 'C=None: the out-of-bag error of the forest at each C of `OOB_CS` (else None)',
+    'oob_errors_': 'C=None or a grid: the out-of-bag error at each C of `Cs_` (else None)',
+    'Cs_': 'the values of C fitted, largest first (`OOB_CS`, the grid given, or the one C)',
     'oob_score_': 'oob_score=True: accuracy (classifier) or R^2 (regressor) of the out-of-bag predictions',
     'feature_importances_': "mean of the trees' `feature_importances_` (01_base)",
     'n_draw_': 'rows drawn per bootstrap sample', 'n_iter_': 'TAO sweeps, summed over the trees',

@@ -92,3 +92,15 @@ def test_oob_choice_of_C(digits):
     given = TAOForestClassifier(n_estimators=3, max_depth=3, C=chosen.C_, oob_score=True, random_state=0).fit(X, y)
     assert _same(_trees(chosen), _trees(given)) and given.oob_errors_ is None
     assert abs(1 - given.oob_score_ - chosen.oob_errors_[k]) < 1e-12      # unweighted: the OOB error is 1 - accuracy
+
+
+def test_a_grid_of_C_is_chosen_on_oob_error(digits):
+    "C as a sequence: the out-of-bag rule over those values (any order), the same as C=None when they are OOB_CS."
+    X, y = digits
+    default = TAOForestClassifier(n_estimators=3, max_depth=3, random_state=0).fit(X, y)
+    grid = TAOForestClassifier(n_estimators=3, max_depth=3, C=list(OOB_CS)[::-1], random_state=0).fit(X, y)
+    assert grid.Cs_ == default.Cs_ == OOB_CS and grid.C_ == default.C_
+    assert np.array_equal(grid.oob_errors_, default.oob_errors_) and _same(_trees(grid), _trees(default))
+    two = TAOForestClassifier(n_estimators=3, max_depth=3, C=(OOB_CS[2], 100.0), random_state=0).fit(X, y)
+    assert two.Cs_ == (100.0, OOB_CS[2]) and two.oob_errors_[two.Cs_.index(two.C_)] == two.oob_errors_.min()
+    assert np.isclose(two.oob_errors_[1], default.oob_errors_[2])    # the same trees at C = 0.1 as in the default's grid

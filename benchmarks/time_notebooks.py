@@ -2,9 +2,9 @@
 no flags (`#| slow` cells run too, as they do in JupyterLab), `TAO_NB_FULL` and `IN_TEST` unset, the repository on
 PYTHONPATH, the notebook's folder as working directory. Nothing is written back.
 
-    python tools/time_notebooks.py                       # every notebook in nbs/ (index.ipynb included)
-    python tools/time_notebooks.py nbs/16_haar.ipynb     # the ones named
-    python tools/time_notebooks.py --skip 17_ohmr        # all but those whose name contains a given string
+    python benchmarks/time_notebooks.py                       # every notebook in nbs/ (index.ipynb included)
+    python benchmarks/time_notebooks.py nbs/16_haar.ipynb     # the ones named
+    python benchmarks/time_notebooks.py --skip 17_ohmr        # all but those whose name contains a given string
 
 Prints, per notebook: seconds in all, its slowest cell (index, seconds, first line) and the longest time the
 reader waits without any new output (from a cell's start, between its outputs, to its end). Run it with `nice`,
@@ -87,6 +87,8 @@ def main(argv=None):
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))   # stop (and shut the kernel down) on `kill`
     paths = [Path(p) for p in a.notebooks] or sorted(p for p in (ROOT / 'nbs').glob('*.ipynb'))
     paths = [p for p in paths if not any(s in p.name for s in a.skip)]
+    load = lambda: ', '.join(f'{v:.1f}' for v in os.getloadavg())
+    print(f"load average of the machine (1, 5, 15 min): {load()}", flush=True)
     print(f"{'notebook':<26}{'seconds':>8}  {'slowest cell':<60}{'silent':>7}", flush=True)
     failed = 0
     for p in paths:
@@ -97,6 +99,7 @@ def main(argv=None):
         print(f"{p.name:<26}{total:>8.1f}  {slow:<60}{max(silences.values(), default=0):>6.1f}s"
               + (f"  FAILED {err}" if err else ''), flush=True)
         failed += bool(err)
+    print(f"load average at the end: {load()}", flush=True)
     return 1 if failed else 0
 
 
