@@ -6,7 +6,8 @@ PYTHONPATH, the notebook's folder as working directory. Nothing is written back.
     python benchmarks/time_notebooks.py nbs/16_haar.ipynb     # the ones named
     python benchmarks/time_notebooks.py --skip 17_ohmr        # all but those whose name contains a given string
 
-Prints, per notebook: seconds in all, its slowest cell (index, seconds, first line) and the longest time the
+Prints, per notebook: seconds in all, the kernel's CPU seconds (which hardly depend on the machine's load: on a
+quiet machine the seconds are about the CPU seconds plus the kernel's start), its slowest cell (index, seconds, first line) and the longest time the
 reader waits without any new output (from a cell's start, between its outputs, to its end). Run it with `nice`,
 one at a time: on a loaded machine the seconds are what a reader would see there.
 """
@@ -58,9 +59,22 @@ def _reader_env():
     return env
 
 
+CPU_CELL = ("import resource as _r\n"
+            "_u, _c = _r.getrusage(_r.RUSAGE_SELF), _r.getrusage(_r.RUSAGE_CHILDREN)\n"
+            "print('kernel CPU seconds', _u.ru_utime + _u.ru_stime + _c.ru_utime + _c.ru_stime)")
+
+
+def kernel_cpu(nb):
+    "The CPU seconds the kernel (and its finished child processes) spent, printed by the `CPU_CELL` appended last."
+    text = ''.join(o.get('text', '') for o in nb.cells[-1].get('outputs', []))
+    return float(text.split()[-1]) if 'kernel CPU seconds' in text else float('nan')
+
+
 def time_notebook(path, timeout=None):
-    "(seconds, {cell index: seconds}, {cell index: longest silence}, error or None) for one run of `path`."
+    """(seconds, {cell index: seconds}, {cell index: longest silence}, error or None, kernel CPU seconds) for one run
+    of `path` (a last cell, `CPU_CELL`, reads the kernel's CPU time: unlike seconds, it hardly depends on the load)."""
     nb = nbformat.read(path, as_version=4)
+    nb.cells.append(nbformat.v4.new_code_cell(CPU_CELL))
     client = TimedClient(nb, timeout=timeout, kernel_name='python3', resources={'metadata': {'path': str(Path(path).parent)}})
     saved = dict(os.environ)
     os.environ.clear(); os.environ.update(_reader_env())        # the kernel inherits this process's environment
@@ -70,7 +84,7 @@ def time_notebook(path, timeout=None):
         lines = [l for l in str(e).splitlines() if l.strip() and not set(l.strip()) <= set('-')]
         err = f"{type(e).__name__}: {lines[-1] if lines else ''}"
     finally: os.environ.clear(); os.environ.update(saved)
-    return time.monotonic() - t0, client.times, client.silences, err
+    return time.monotonic() - t0, client.times, client.silences, err, kernel_cpu(nb)
 
 
 def first_line(nb, i):
@@ -89,14 +103,15 @@ def main(argv=None):
     paths = [p for p in paths if not any(s in p.name for s in a.skip)]
     load = lambda: ', '.join(f'{v:.1f}' for v in os.getloadavg())
     print(f"load average of the machine (1, 5, 15 min): {load()}", flush=True)
-    print(f"{'notebook':<26}{'seconds':>8}  {'slowest cell':<60}{'silent':>7}", flush=True)
+    print(f"{'notebook':<26}{'seconds':>8}{'CPU s':>8}  {'slowest cell':<60}{'silent':>7}", flush=True)
     failed = 0
     for p in paths:
-        total, times, silences, err = time_notebook(p, a.timeout)
+        total, times, silences, err, cpu = time_notebook(p, a.timeout)
+        times.pop(len(nbformat.read(p, as_version=4).cells), None)      # the appended CPU_CELL
         nb = nbformat.read(p, as_version=4)
         k = max(times, key=times.get) if times else None
         slow = f"[{k}] {times[k]:.1f} s  {first_line(nb, k)}" if k is not None else ''
-        print(f"{p.name:<26}{total:>8.1f}  {slow:<60}{max(silences.values(), default=0):>6.1f}s"
+        print(f"{p.name:<26}{total:>8.1f}{cpu:>8.1f}  {slow:<60}{max(silences.values(), default=0):>6.1f}s"
               + (f"  FAILED {err}" if err else ''), flush=True)
         failed += bool(err)
     print(f"load average at the end: {load()}", flush=True)
