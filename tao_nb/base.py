@@ -212,7 +212,7 @@ def cart_tree(X, Y,  # (N, D) inputs; encoded labels (N,) or (N, n_outputs) resp
 def random_tree(X, Y,  # (N, D) inputs; encoded labels (N,) or (N, n_outputs) responses
                 max_depth, random_state=None,  # the depth; seed (int, RandomState or None)
                 classes=None, oblique=False,  # the labels Y indexes (None: regression); oblique splits
-                sample_weight=None):  # (N,) weights s_n: the leaf values' and thresholds' (None: all 1)
+                sample_weight=None):  # (N,) weights s_n of the leaf values and thresholds (None: all 1)
     "init='random': a complete random tree of depth `max_depth` (oblique splits if `oblique`), size checked."
     n_values = len(classes) if classes is not None else Y.shape[1]
     check_complete_tree_size(max_depth, random_tree_floats(X.shape[1] if oblique else 0, n_values),

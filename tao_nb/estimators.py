@@ -182,7 +182,7 @@ class TAORegressor(RegressorMixin, _BaseTAO):
 # %% ../nbs/14_estimators.ipynb #b47fab98
 def validation_split(X, y,  # (N, D) inputs; (N,) encoded labels
                      fraction, seed,  # share of rows held out for validation; the split's seed
-                     sample_weight=None):  # (N,) weights s_n, split with their rows (None: none)
+                     sample_weight=None):  # (N,) weights s_n, split with their rows (None: unweighted)
     """(X_fit, X_val, y_fit, y_val, w_fit, w_val): a stratified split (weights go with their rows), or the
     training data twice when a class is too small to hold out."""
     counts = np.bincount(y)
