@@ -51,7 +51,7 @@ class Options(NamedTuple):
     "One of a few strings; any `str` counts (numpy's `np.str_` from a parameter grid too)."
     values: tuple   # the allowed strings
 
-    def accepts(self, value): return isinstance(value, str) and str(value) in self.values
+    def accepts(self, value): return isinstance(value, str) and str(value) in self.values  # value to check
     def __str__(self): return f"one of {', '.join(map(repr, self.values))}"
 
 def _accepts(allowed, value):
@@ -186,7 +186,10 @@ def random_tree_floats(n_weights,  # weights per oblique node (0: axis-aligned)
     return 2 * (n_weights + n_values) + 24
 
 # %% ../nbs/01_base.ipynb #b26268d6
-def cart_tree(X, Y, max_depth, random_state=None, classes=None, oblique=False, sample_weight=None):
+def cart_tree(X, Y,  # (N, D) inputs; encoded labels (N,) or (N, n_outputs) responses
+              max_depth, random_state=None,  # depth limit; CART's seed (int, RandomState or None)
+              classes=None, oblique=False,  # the labels Y indexes (None: regression); unused (axis-aligned)
+              sample_weight=None):  # (N,) weights s_n (None: all 1)
     "init='cart': scikit-learn's CART of depth `max_depth` (weighted by `sample_weight`), as a `Tree` on X."
     # grown on standardized inputs: CART treats features of range < 1e-7 as constant
     Cart = DecisionTreeClassifier if classes is not None else DecisionTreeRegressor
@@ -205,7 +208,11 @@ def cart_tree(X, Y, max_depth, random_state=None, classes=None, oblique=False, s
         tree.value = value
     return tree
 
-def random_tree(X, Y, max_depth, random_state=None, classes=None, oblique=False, sample_weight=None):
+# %% ../nbs/01_base.ipynb #665c1568
+def random_tree(X, Y,  # (N, D) inputs; encoded labels (N,) or (N, n_outputs) responses
+                max_depth, random_state=None,  # the depth; seed (int, RandomState or None)
+                classes=None, oblique=False,  # the labels Y indexes (None: regression); oblique splits
+                sample_weight=None):  # (N,) weights s_n of the leaf values and thresholds (None: all 1)
     "init='random': a complete random tree of depth `max_depth` (oblique splits if `oblique`), size checked."
     n_values = len(classes) if classes is not None else Y.shape[1]
     check_complete_tree_size(max_depth, random_tree_floats(X.shape[1] if oblique else 0, n_values),

@@ -190,7 +190,7 @@ class Deskew(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         tags.input_tags.positive_only = True       # pixel intensities: the mass whose slant is removed
         return tags
 
-    def fit(self, X, y=None):
+    def fit(self, X, y=None):  # (N, H*W) images as rows of pixels; ignored
         "Check the parameters and `X` (finite, non-negative); take the image shape."
         check_params(self)
         X = validate_data(self, X, dtype=np.float64)
@@ -198,7 +198,7 @@ class Deskew(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         self.image_shape_ = infer_image_shape(X.shape[1], self.image_shape)
         return self
 
-    def transform(self, X):
+    def transform(self, X):  # (N, H*W) images as rows of non-negative pixels
         "(N, H*W) float64 rows: each image sheared so its pixel mass has no row-column covariance."
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)

@@ -139,7 +139,7 @@ class TAOClassifier(TreeClassifierMixin, _BaseTAO):
                          n_jobs, random_state, scaling)
         self.class_weight = class_weight
 
-    def fit(self, X, y, sample_weight=None):
+    def fit(self, X, y, sample_weight=None):  # (n, D) inputs; (n,) labels; (n,) weights s_n (None: all 1)
         """Grow or take the initial tree, optimize its 0/1 loss (weighted by `sample_weight` times
         `class_weight`) by TAO, prune it."""
         settings = self._settings()
@@ -156,7 +156,8 @@ class TAOClassifier(TreeClassifierMixin, _BaseTAO):
 """)
 class TAORegressor(RegressorMixin, _BaseTAO):
     "(Multi-response) regression tree optimized by TAO on the squared error; leaves predict means."
-    def fit(self, X, y, sample_weight=None):
+    def fit(self, X, y,  # (n, D) inputs; (n,) or (n, n_outputs) responses
+            sample_weight=None):  # (n,) weights s_n (None: all 1)
         """Grow or take the initial tree, optimize its (`sample_weight`-weighted) squared error by TAO, prune
         it."""
         settings = self._settings()
@@ -179,7 +180,9 @@ class TAORegressor(RegressorMixin, _BaseTAO):
         return out[:, 0] if self._y_1d else out
 
 # %% ../nbs/14_estimators.ipynb #b47fab98
-def validation_split(X, y, fraction, seed, sample_weight=None):
+def validation_split(X, y,  # (N, D) inputs; (N,) encoded labels
+                     fraction, seed,  # share of rows held out for validation; the split's seed
+                     sample_weight=None):  # (N,) weights s_n, split with their rows (None: unweighted)
     """(X_fit, X_val, y_fit, y_val, w_fit, w_val): a stratified split (weights go with their rows), or the
     training data twice when a class is too small to hold out."""
     counts = np.bincount(y)
@@ -194,7 +197,7 @@ def validation_split(X, y, fraction, seed, sample_weight=None):
     return X, X, y, y, sample_weight, sample_weight
 
 # %% ../nbs/14_estimators.ipynb #0aa3bee5
-def path_starts(inits, max_depths):
+def path_starts(inits, max_depths):  # an init or a list of them; a depth or a list of them
     "The (init, depth) pairs to run: each init with each depth (a given tree once, with the first depth)."
     inits = list(inits) if isinstance(inits, (list, tuple)) else [inits]
     depths = list(max_depths) if isinstance(max_depths, (list, tuple)) else [max_depths]
@@ -303,7 +306,7 @@ def _run_paths(self:TAOPathClassifier, jobs):
 
 # %% ../nbs/14_estimators.ipynb #5b7f2818
 @patch
-def fit(self:TAOPathClassifier, X, y, sample_weight=None):
+def fit(self:TAOPathClassifier, X, y, sample_weight=None):  # (n, D) inputs; (n,) labels; (n,) weights s_n
     """Run the paths on a part of (X, y), choose the start and C on the rest (errors weighted by
     `sample_weight` times `class_weight`), keep that tree."""
     settings = self._settings()

@@ -43,11 +43,11 @@ def corner_coefficients(signs): # (rows, cols) sign of each cell
     return s[:-1, :-1] - s[:-1, 1:] - s[1:, :-1] + s[1:, 1:]
 
 # %% ../nbs/16_haar.ipynb #02f864bd
-def input_shape(X):
+def input_shape(X):  # an array-like
     "Shape of an array-like (sparse matrices, data frames and lists too) without copying arrays."
     return tuple(X.shape) if hasattr(X, 'shape') else np.asarray(X).shape
 
-def flatten_images(X):
+def flatten_images(X):  # an (N, H, W) stack of images, or any other input
     "(X with an (N, H, W) stack reshaped to (N, H*W), (H, W)); any other input is returned as is with None."
     if len(input_shape(X)) != 3: return X, None
     X = np.asarray(X)
@@ -106,7 +106,7 @@ class HaarFeatures(TransformerMixin, BaseEstimator):
         tags.input_tags.positive_only = bool(self.deskew)   # pixel intensities: the mass `deskew_images` moves
         return tags
 
-    def transform(self, X):
+    def transform(self, X):  # (N, H, W) images, or (N, H*W) rows of the fitted shape
         "(N, n_features_out_) Haar features."
         return self._transform(X)   # (below) named in the class body: scikit-learn's `set_output` wraps it
 
@@ -189,7 +189,7 @@ def _check_haar_size(need, what, advice):
 
 # %% ../nbs/16_haar.ipynb #503c4a97
 @patch
-def fit(self:HaarFeatures, X, y=None):
+def fit(self:HaarFeatures, X, y=None):  # (N, H, W) images, or (N, H*W) rows; ignored
     "Enumerate the features of the images' shape (X is checked; it gives the shape if `image_shape` is None)."
     check_params(self)
     self._check_members()
@@ -243,7 +243,7 @@ def _cast_features(values, out):
     return out
 
 @patch
-def output_nbytes(self:HaarFeatures, n_images):
+def output_nbytes(self:HaarFeatures, n_images):  # number of images N
     "Bytes of the transformed output for `n_images` images."
     check_is_fitted(self)
     return n_images * self.n_features_out_ * np.dtype(self.dtype).itemsize
@@ -274,7 +274,7 @@ def integral_cost(self:HaarFeatures):
     return math.prod(self.image_shape_) * (5 if self.deskew else 1)
 
 @patch
-def integral(self:HaarFeatures, X):
+def integral(self:HaarFeatures, X):  # (N, H, W) images, or (N, H*W) rows
     "Flattened integral images (N, (H+1)(W+1)) of checked inputs."
     check_is_fitted(self)
     imgs = self._images(X, reset=False)
@@ -282,7 +282,7 @@ def integral(self:HaarFeatures, X):
 
 # %% ../nbs/16_haar.ipynb #1254fd7a
 @patch
-def get_feature_names_out(self:HaarFeatures, input_features=None):
+def get_feature_names_out(self:HaarFeatures, input_features=None):  # ignored (scikit-learn's API)
     "Names like 'edge_h@r2c3:2x1' (family @ row, col : cell height x cell width)."
     check_is_fitted(self)
     names = [f"{self.families[f]}@r{r}c{c}:{h}x{w}" for f, r, c, h, w in self.features_]
@@ -334,7 +334,8 @@ class HaarTreeClassifier(TreeClassifierMixin, BaseEstimator):
 
 # %% ../nbs/16_haar.ipynb #haar-tree-fit
 @patch
-def fit(self:HaarTreeClassifier, X, y, sample_weight=None):
+def fit(self:HaarTreeClassifier, X, y,  # (N, H, W) images, or (N, H*W) rows; (N,) labels
+        sample_weight=None):  # (N,) weights s_n (None: all 1)
     "Transform the checked images to Haar features, grow the tree on them (weighted by `sample_weight`)."
     check_params(self)
     X, hw = flatten_images(X)
@@ -357,20 +358,20 @@ def _validated(self:HaarTreeClassifier, X):
     return X if hw is None else X.reshape(len(X), *hw)
 
 @patch
-def apply(self:HaarTreeClassifier, X):
+def apply(self:HaarTreeClassifier, X):  # (N, H, W) images, or (N, H*W) rows
     "Leaf each image reaches, computing only the Haar features on its root-leaf path."
     X = self._validated(X) # checks that the model is fitted
     return haar_tree_apply(self.tree_, self.haar_, X)[0]
 
 @patch
-def predict_proba(self:HaarTreeClassifier, X):
+def predict_proba(self:HaarTreeClassifier, X):  # (N, H, W) images, or (N, H*W) rows
     "Class frequencies of the leaf each image reaches (`predict` is inherited: the majority class)."
     leaves = self.apply(X) # checks that the model is fitted
     return self.tree_.value[leaves]
 
 # %% ../nbs/16_haar.ipynb #f18957d0
 @patch
-def lookups_per_prediction(self:HaarTreeClassifier, X):
+def lookups_per_prediction(self:HaarTreeClassifier, X):  # (N, H, W) images, or (N, H*W) rows
     "Mean cost per image: `integral_cost` plus the corner lookups of the decision nodes on its path."
     X = self._validated(X)
     return self.haar_.integral_cost() + float(haar_tree_apply(self.tree_, self.haar_, X)[1].mean())

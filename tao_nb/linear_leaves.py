@@ -30,7 +30,7 @@ from .solvers.oblique import ObliqueSolver, SURROGATES
 # %% ../nbs/10b_linear_leaves.ipynb #cLeafMod
 class LeafModels:
     "Linear models by node, as flat arrays: node i predicts argmax_k coef[i, k] @ x + intercept[i, k]."
-    def __init__(self, coef, intercept):
+    def __init__(self, coef, intercept):  # (n_nodes, K, D) weights; (n_nodes, K) intercepts
         self.coef = np.array(coef, dtype=np.float64)            # (n_nodes, K, D) weights (a copy)
         self.intercept = np.array(intercept, dtype=np.float64)  # (n_nodes, K); -inf: a class never predicted
 
@@ -49,7 +49,7 @@ class LeafModels:
             if self.coef[leaf].any(): out[pos] += X[idx[pos]] @ self.coef[leaf].T
         return out
 
-    def predict(self, X, idx, leaves):
+    def predict(self, X, idx, leaves):  # (N, D) inputs; rows of X to classify; the leaf of each
         "Class index (into K) each point X[idx] gets from the model of its leaf (ties: the first class)."
         return self.scores(X, idx, leaves).argmax(1)
 

@@ -23,7 +23,7 @@ from .base import (compiled, note_compilation, validate_classification_data, Tre
                          Options, check_params, check_complete_tree_size)
 
 # %% ../nbs/18_nongreedy.ipynb #6e8576b5
-def leaf_paths(leaves, depth):
+def leaf_paths(leaves, depth):  # leaf indices 0..2^d - 1 (any shape); the depth d
     "Ancestors (..., d) and directions (+1 right, -1 left) on the complete tree's paths to `leaves`."
     node = np.asarray(leaves, dtype=np.int64) + 2 ** depth - 1
     anc = np.zeros(node.shape + (depth,), dtype=np.int64)
@@ -34,12 +34,12 @@ def leaf_paths(leaves, depth):
         node = parent
     return anc, dirs
 
-def complete_paths(depth):
+def complete_paths(depth):  # the depth d
     "Ancestors (m+1, d) and directions (+1 right, -1 left) of each leaf of the complete depth-`depth` tree."
     return leaf_paths(np.arange(2 ** depth), depth)
 
 # %% ../nbs/18_nongreedy.ipynb #8d7e1fba
-def leaf_penalties(S):
+def leaf_penalties(S):  # (n, m) node scores w_i^T x of each point
     "pen (n, m+1): for each leaf, the sum of |s_i| over the nodes on its path whose sign disagrees with it."
     n, m = S.shape
     pen = np.zeros((n, 2 * m + 1))
@@ -49,12 +49,12 @@ def leaf_penalties(S):
         pen[:, 2 * nodes + 2] = pen[:, nodes] + np.maximum(-S[:, nodes], 0)   # go right, sign said left
     return pen[:, m:]
 
-def leaf_log_losses(Theta, y):
+def leaf_log_losses(Theta, y):  # (m+1, K) leaf logits; (n,) labels 0..K-1
     "(n, m+1) log loss of every leaf's softmax for labels `y`."
     return logsumexp(Theta, axis=1)[None, :] - Theta[:, y].T
 
 # %% ../nbs/18_nongreedy.ipynb #565c94a4
-def reached_leaf(S):
+def reached_leaf(S):  # (n, m) node scores w_i^T x of each point
     "Leaf (0..m) reached by following sgn(S) (s > 0 goes right), and the nodes on its path (n, d)."
     n, m = S.shape
     d = int(np.log2(m + 1))
@@ -67,7 +67,8 @@ def reached_leaf(S):
     return node - m, path
 
 # %% ../nbs/18_nongreedy.ipynb #dab76c1e
-def loss_augmented(S, L, fast=False):
+def loss_augmented(S, L,  # (n, m) node scores; (n, m+1) each leaf's loss (`leaf_log_losses`)
+                   fast=False):  # only the leaves within Hamming distance 1 of the reached one
     "Maximizing leaf and bound value max_j [L_j - 2 pen_j] for each point (exact, or fast: Hamming radius 1)."
     n, m = S.shape
     if not fast:
@@ -91,7 +92,8 @@ def loss_augmented(S, L, fast=False):
     return cand[rows, best], scores[rows, best]
 
 # %% ../nbs/18_nongreedy.ipynb #ab3adec0
-def sign_vectors(S, leaves, anc, dirs):
+def sign_vectors(S, leaves,  # (n, m) node scores; (n,) a leaf per point
+                 anc, dirs):  # (m+1, d) ancestors and directions of every leaf (`complete_paths`)
     "sgn(S) (0 counts as left) with the bits on each point's path to `leaves` forced to that path."
     g = np.where(S > 0, 1.0, -1.0)
     g[np.arange(len(S))[:, None], anc[leaves]] = dirs[leaves]
@@ -108,7 +110,7 @@ class SGDSettings(NamedTuple):
 # %% ../nbs/18_nongreedy.ipynb #ng-surrogate-step
 def surrogate_step(W, Theta,      # (m, p) rows [w_i, -b_i] and (m+1, K) leaf logits, updated in place
                    Xa, y,         # the minibatch: inputs with a column of ones, labels
-                   sgd:SGDSettings,
+                   sgd:SGDSettings,  # learning rate, nu, momentum, inference
                    paths,         # (ancestors, directions) of every leaf: `complete_paths(depth)`
                    assigned=None, # stable SGD: each point's assigned leaf
                    velocity=None):# heavy ball: [velocity of W, velocity of Theta], updated in place
@@ -141,7 +143,10 @@ def surrogate_step(W, Theta,      # (m, p) rows [w_i, -b_i] and (m+1, K) leaf lo
 # %% ../nbs/18_nongreedy.ipynb #db01bed8
 class LazyRows:
     "Rows of W or Theta under heavy-ball SGD, projected on ||row||^2 <= nu if given; a step: O(rows touched)."
-    def __init__(self, n_rows, dim, momentum, nu=None, rows=(), values=None, tol=1e-16):
+    def __init__(self, n_rows, dim,  # rows (m for W, m+1 for Theta); their length (D+1 or K)
+                 momentum, nu=None,  # heavy-ball momentum mu; the bound ||row||^2 <= nu (None: none)
+                 rows=(), values=None,  # the nonzero rows at the start; their (len(rows), dim) values
+                 tol=1e-16):  # a slot rests once its momentum can move it <= tol x its norm
         self.slot = np.zeros(n_rows, dtype=np.int64)   # row -> slot; slot 0: a shared zero row, never written
         self.mu, self.radius, self.tol, self.n_used = momentum, None if nu is None else np.sqrt(nu), tol, 1
         self.B, self.V = np.zeros((1, dim)), np.zeros((1, dim))   # row = a*B + b*V, velocity = c*V
@@ -155,7 +160,7 @@ class LazyRows:
             self.B[s] = values
             self._rebase(s)
 
-    def current(self, s):
+    def current(self, s):  # (k,) slots
         "Current values of slots `s` (k, dim)."
         out = self.B[s] * self.abc[s, 0:1]
         out += self.V[s] * self.abc[s, 1:2]
@@ -294,7 +299,7 @@ def _lr_frozen(self):
 LazyRows.frozen, LazyRows.value_bounds = _lr_frozen, _lr_value_bounds
 
 # %% ../nbs/18_nongreedy.ipynb #46852a10
-def radius1_paths(Wst, Xa, depth):
+def radius1_paths(Wst, Xa, depth):  # `LazyRows` of W; (n, D+1) inputs with a column of ones; d
     "The reached path (column 0) and the d paths flipping one of its bits (column k+1: level k), by level."
     n = len(Xa)
     nodes = np.zeros((n, depth + 1, depth + 1), dtype=np.int64)   # each column's node per level (last: leaf)
@@ -309,16 +314,16 @@ def radius1_paths(Wst, Xa, depth):
     return nodes[..., :-1], dirs, s, nodes[..., -1] - (2 ** depth - 1)
 
 # %% ../nbs/18_nongreedy.ipynb #e2c4a9d0
-def full_scores(Wst, Xa):
+def full_scores(Wst, Xa):  # `LazyRows` of W; (n, D+1) inputs with a column of ones
     "S = Xa W^T over all m nodes (exact inference): one product with the stored rows, zeros elsewhere."
     S = Xa @ Wst.current(np.arange(Wst.n_used)).T
     return S[:, Wst.slot]
 
-def path_penalty(dirs, s):
+def path_penalty(dirs, s):  # (..., d) directions (+1 right, -1 left); scores on the path
     "Sum over a path of |s| where sgn(s) (0 = left) disagrees with the path's direction."
     return np.maximum(-dirs * s, 0).sum(-1)
 
-def route(Wst, Xa, depth):
+def route(Wst, Xa, depth):  # `LazyRows` of W; (n, D+1) inputs with a column of ones; d
     "Leaf reached by each point, following sgn(w_i^T x) (0 = left) level by level: d row products per point."
     node = np.zeros(len(Xa), dtype=np.int64)
     for _ in range(depth): node = 2 * node + 1 + (Wst.scores(node[:, None], Xa)[:, 0] > 0)
@@ -410,7 +415,9 @@ def _assigned_penalty(Wst, Xa, assigned, depth):
     s = Wst.scores(nodes, Xa)
     return nodes, dirs, s, path_penalty(dirs, s)
 
-def sparse_step(Wst, Tst, Xa, y, depth, lr, fast=True, assigned=None):
+def sparse_step(Wst, Tst,  # `LazyRows` of W (m, D+1) and of Theta (m+1, K), updated
+                Xa, y, depth, lr,  # the minibatch: (n, D+1) inputs with ones, (n,) labels; d; step size
+                fast=True, assigned=None):  # Hamming-radius-1 inference (else exact); (n,) leaves of stable SGD
     "A minibatch step of (stable) SGD on the bound, touching only rows on the points' paths; the batch bound."
     n = len(Xa)
     j, nodes, dirs, s, bound, _ = _infer(Wst, Tst, Xa, y, depth, fast)
@@ -429,7 +436,8 @@ def sparse_step(Wst, Tst, Xa, y, depth, lr, fast=True, assigned=None):
     return float(bound.mean())
 
 # %% ../nbs/18_nongreedy.ipynb #5711a95d
-def complete_from_tree(tree, depth, eps=1e-2):
+def complete_from_tree(tree, depth,  # a `Tree` of depth <= d; d
+                       eps=1e-2):  # added to the leaf frequencies before their log
     "(W (m, D+1), sparse: `tree`'s splits; Theta (m+1, K)): the complete depth-`depth` tree equal to `tree`."
     if tree.max_depth > depth: raise ValueError(f"the tree has depth {tree.max_depth} > {depth}")
     m, D = 2 ** depth - 1, tree.n_features
@@ -455,7 +463,7 @@ def complete_from_tree(tree, depth, eps=1e-2):
     return W, np.log(tree.value[leaf_of] + eps)
 
 # %% ../nbs/18_nongreedy.ipynb #5e2af8fd
-def to_tree(W, Theta):
+def to_tree(W, Theta):  # (m, D+1) rows [w_i, -b_i] (dense or sparse); (m+1, K) logits
     "The oblique `Tree` of rows W = [w, -b] (m, D+1) and leaf logits Theta (a node with w = 0 is skipped)."
     W = sp.csr_matrix(W, copy=True)
     W.eliminate_zeros()
@@ -571,7 +579,7 @@ def _start(self:NonGreedyTreeClassifier, X, y, rng):
 
 # %% ../nbs/18_nongreedy.ipynb #8363e747
 @patch
-def fit(self:NonGreedyTreeClassifier, X, y):
+def fit(self:NonGreedyTreeClassifier, X, y):  # (n, D) inputs; (n,) labels
     "Start from a greedy tree, then minimize the upper bound by (stable) SGD, touching only rows paths use."
     check_params(self)
     X, self.classes_, y = validate_classification_data(self, X, y)

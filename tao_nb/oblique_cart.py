@@ -16,7 +16,7 @@ __all__ = ['CHUNK', 'GAP', 'CRITERIA', 'impurity', 'split_score', 'line_search',
            'best_oblique_split', 'GrowthInfo', 'grow_oblique', 'grow_oblique_info', 'oblique_cart_tree']
 
 # %% ../nbs/10_oblique_cart.ipynb #8c58ac34
-def impurity(T, weight=None):
+def impurity(T, weight=None):  # (m, k) target rows t_n (one-hot labels or responses); (m,) weights w_n
     """Impurity sum ||t_n||^2 - ||sum t_n||^2 / m of a set with target rows T (m, k): m x Gini for one-hot
     rows (weighted: sums over w_n)."""
     T = np.asarray(T, dtype=np.float64)
@@ -27,7 +27,8 @@ def impurity(T, weight=None):
     s = T.sum(0)
     return float((T * T).sum() - s @ s / len(T))
 
-def split_score(right, T, min_leaf=1, weight=None):
+def split_score(right, T,  # (m,) bool, the rows sent right; (m, k) target rows
+                min_leaf=1, weight=None):  # fewest points on a side; (m,) weights w_n (None: all 1)
     """Split score ||T_R||^2/n_R + ||T_L||^2/n_L of the split `right` (bool per row of T); -inf if a side has
     < min_leaf points."""
     right = np.asarray(right, dtype=bool)
@@ -294,8 +295,8 @@ def grow_oblique(X,                        # (N, D) raw inputs
     return grow_oblique_info(X, Y, max_depth, n_classes, criterion, settings, random_state, sample_weight)[0]
 
 # %% ../nbs/10_oblique_cart.ipynb #a7c9d2e4
-def grow_oblique_info(X, Y, max_depth, n_classes=None, criterion='gini', settings=GrowSettings(),
-                      random_state=None, sample_weight=None):   # the arguments of `grow_oblique`
+def grow_oblique_info(X, Y, max_depth, n_classes=None, criterion='gini',  # as in `grow_oblique`
+                      settings=GrowSettings(), random_state=None, sample_weight=None):  # as in `grow_oblique`
     "`grow_oblique`'s tree and its `GrowthInfo` (per-node counts, impurities, descent moves)."
     X, T, y = _check_growth(X, Y, criterion, n_classes)
     sw = None if sample_weight is None else _check_weights(sample_weight, len(X))
@@ -337,7 +338,10 @@ def _assemble(nodes, T, mu, sd, sw=None):
     return tree, GrowthInfo(np.array([len(nd[0]) for nd in nodes]), impurities, split_imp, axis_imp, moves)
 
 # %% ../nbs/10_oblique_cart.ipynb #28f1dcf0
-def oblique_cart_tree(X, Y, max_depth, random_state=None, classes=None, oblique=True, sample_weight=None):
+def oblique_cart_tree(X, Y,  # (N, D) inputs; encoded labels (N,) or (N, n_outputs) responses
+                      max_depth, random_state=None,  # depth limit; seed (int, RandomState or None)
+                      classes=None, oblique=True,  # the labels Y indexes (None: regression); unused
+                      sample_weight=None):  # (N,) weights s_n (None: all 1)
     "init='oblique': oblique CART (`grow_oblique`), Gini for classes, squared error for responses."
     criterion = 'gini' if classes is not None else 'squared_error'
     return grow_oblique(X, Y, max_depth, None if classes is None else len(classes), criterion,

@@ -34,10 +34,10 @@ def input_scale(X,                  # raw training inputs
 # %% ../nbs/10a_oblique_fit.ipynb #b05f0133
 class Start(NamedTuple):
     "Standardized inputs Z = (X - x_mean) / x_scale and the initial oblique tree in Z's coordinates."
-    x_mean: np.ndarray
-    x_scale: np.ndarray
-    Z: np.ndarray
-    tree: Tree
+    x_mean: np.ndarray  # (D,) feature means
+    x_scale: np.ndarray  # (D,) feature scales (`input_scale`: per feature, or one pooled)
+    Z: np.ndarray  # (N, D) standardized inputs
+    tree: Tree  # the initial tree, oblique, on Z
 
 def oblique_start(init,               # a name in `INITS`, a `Tree` or a fitted tree estimator (raw inputs)
                   X, Y,               # raw training inputs; encoded labels or (N, n_outputs) responses

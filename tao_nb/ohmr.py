@@ -24,7 +24,8 @@ class HeuristicObliqueSolver(ObliqueSolver):
             raise ValueError(f"the heuristic is a liblinear fit; got solver={self.solver!r}")
         super().__post_init__()
 
-    def fit_surrogate(self, X, label, weight):
+    def fit_surrogate(self, X, label,  # (m, D) inputs of the node's points; (m,) pseudo-labels, 1 = right
+                      weight):  # (m,) nonnegative weights t_i
         "The unweighted liblinear fit on t_i [x_i, 1] (no intercept), as a split of x: right iff x @ w > b."
         keep = np.asarray(weight) > 0
         t, lab = np.asarray(weight, dtype=np.float64)[keep], (np.asarray(label)[keep] == 1).astype(np.int64)

@@ -36,7 +36,10 @@ def select_index(val_error,  # (K,) validation error of each tree on the path
 # %% ../nbs/12_path.ipynb #ba8ce3e1
 class TAOPath:
     "The result of `tao_path`: one tree per C (on raw inputs), their measures, and the selected one."
-    def __init__(self, Cs, trees, records, histories, best_index, classes, x_mean, x_scale):
+    def __init__(self, Cs, trees,  # the values of C (decreasing); a `Tree` per C, on raw inputs
+                 records, histories,  # per C: a dict of measures (`table`); the objective E per sweep
+                 best_index, classes,  # index of the selected C; the class labels
+                 x_mean, x_scale):  # the standardization of the inputs (`Start`)
         self.Cs, self.trees, self.records, self.histories = np.asarray(Cs), trees, records, histories
         self.best_index, self.classes_, self.x_mean_, self.x_scale_ = best_index, classes, x_mean, x_scale
     def __getitem__(self, key):
@@ -46,11 +49,12 @@ class TAOPath:
     def best_tree(self): return self.trees[self.best_index]
     @property
     def best_C(self): return float(self.Cs[self.best_index])
-    def predict(self, X, i=None):
+    def predict(self, X, i=None):  # (n, D) inputs; index of the tree (None: the selected one)
         "Class labels predicted by tree `i` of the path (default: the selected one)."
         tree = self.trees[self.best_index if i is None else i]
         return self.classes_[tree.predict_value(check_array(X, dtype=np.float64)).argmax(1)]
-    def score(self, X, y, i=None): return float((self.predict(X, i) == np.asarray(y)).mean())
+    def score(self, X, y, i=None):  # (n, D) inputs; (n,) labels; index of the tree (None: the selected)
+        return float((self.predict(X, i) == np.asarray(y)).mean())
     def table(self):
         "The path as printable text, one row per C (the selected one starred)."
         keys = ['C', 'train_error', 'val_error', 'nonzeros', 'internal', 'leaves', 'mean_path', 'max_path',
@@ -63,7 +67,7 @@ class TAOPath:
     def __repr__(self): return f"TAOPath({len(self.Cs)} values of C, selected C={self.best_C:.4g})"
 
 # %% ../nbs/12_path.ipynb #5ebabe6f
-def check_Cs(Cs):
+def check_Cs(Cs):  # values of C (None: the default)
     "The path's values of C as a float array: default 8 from 10 to 10**-1.5; finite, > 0, decreasing."
     if Cs is None: return np.logspace(1, -1.5, 8)
     values = np.ravel(np.asarray(Cs, dtype=object))

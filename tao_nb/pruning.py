@@ -12,7 +12,8 @@ from .reduced import ZERO_ONE, class_frequencies
 from .tao import refit_values
 
 # %% ../nbs/08_pruning.ipynb #02a2f9ce
-def node_point_stats(tree:Tree, X, Y, paths=None):
+def node_point_stats(tree:Tree, X, Y,  # the tree; (N, D) inputs; labels or (N, n_outputs) responses
+                     paths=None):  # `tree.decision_paths(X)` (None: computed)
     "Per node: number of training points that reach it, and whether their targets are all equal."
     paths = tree.decision_paths(X) if paths is None else paths
     counts = np.bincount(paths[paths >= 0].astype(np.int64), minlength=tree.n_nodes)

@@ -12,17 +12,17 @@ import numpy as np
 from .tree import Tree
 
 # %% ../nbs/05_reduced_problem.ipynb #6034dd2f
-def zero_one_losses(y, values):
+def zero_one_losses(y, values):  # (n,) integer labels; (n, K) class frequencies
     "Per-point 0/1 losses of leaf `values` (class frequencies; prediction = argmax) for integer labels `y`."
     return (np.asarray(values).argmax(1) != y).astype(np.float64)
 
-def squared_losses(Y, values):
+def squared_losses(Y, values):  # (n, n_outputs) responses; predictions of that shape
     "Per-point squared errors summed over responses: ||y_n - value||^2."
     Y = np.asarray(Y, dtype=np.float64)
     return ((Y.reshape(np.shape(values)) - values) ** 2).sum(1)
 
 # %% ../nbs/05_reduced_problem.ipynb #770a74f5
-def check_squared_targets(Y):
+def check_squared_targets(Y):  # float responses
     "`Y` unchanged, or a clear error when the sum of its squares overflows float64."
     with np.errstate(over='ignore'):
         if np.isfinite(np.square(Y).sum()): return Y
@@ -30,7 +30,8 @@ def check_squared_targets(Y):
                      "squares overflows float64); divide y by a constant and multiply the predictions back")
 
 # %% ../nbs/05_reduced_problem.ipynb #07eb46b1
-def class_frequencies(y, current, sample_weight=None):
+def class_frequencies(y,  # (n,) integer labels in 0..K-1
+                      current, sample_weight=None):  # (K,) current value; (n,) weights s_n (None: all 1)
     """Leaf value for 0/1 loss: (weighted) frequencies of the integer labels `y`; empty or weightless keeps
     `current`."""
     if len(y) == 0 or (sample_weight is not None and not np.sum(sample_weight) > 0): return current
@@ -38,7 +39,8 @@ def class_frequencies(y, current, sample_weight=None):
         return np.bincount(y, sample_weight, minlength=len(current)) / np.sum(sample_weight)
     return np.bincount(y, minlength=len(current)) / len(y)
 
-def mean_response(Y, current, sample_weight=None):
+def mean_response(Y,  # (n, n_outputs) or (n,) responses
+                  current, sample_weight=None):  # (n_outputs,) current value; (n,) weights s_n (None: all 1)
     """Leaf value for squared loss: (weighted) mean of the (multi-)response `Y`; empty or weightless keeps
     `current`."""
     if len(Y) == 0 or (sample_weight is not None and not np.sum(sample_weight) > 0): return current
@@ -60,7 +62,9 @@ SQUARED = Loss(squared_losses, mean_response)         # (multi-response) regress
 LOSSES = {'zero_one': ZERO_ONE, 'squared': SQUARED}
 
 # %% ../nbs/05_reduced_problem.ipynb #40c18a95
-def child_losses(tree:Tree, X, Y, idx, nodes, loss):
+def child_losses(tree:Tree, X, Y,  # the tree; (N, D) inputs; labels or (N, n_outputs) responses
+                 idx, nodes,  # (n,) rows of X; (n,) the decision node of each
+                 loss):  # a `Loss` (or losses(Y, values) -> per-point losses)
     "Losses (left, right) of points `X[idx]`, each at decision node `nodes[k]`, if sent to either child."
     idx, nodes = np.asarray(idx), np.asarray(nodes)
     leaf_losses = getattr(loss, 'leaf_losses', None)    # leaf models of x (`Loss.leaf_losses`)
@@ -68,11 +72,11 @@ def child_losses(tree:Tree, X, Y, idx, nodes, loss):
         return loss(Y[idx], tree.value[leaves]) if leaf_losses is None else leaf_losses(X, Y, idx, leaves)
     return at(tree.descend(X, tree.left[nodes], idx)), at(tree.descend(X, tree.right[nodes], idx))
 
-def reduced_problem(loss_left, loss_right):
+def reduced_problem(loss_left, loss_right):  # (n,) losses if sent left; if right
     "Pseudo-labels (1 = right is better) and weights |loss_left - loss_right| of the node's binary problem."
     label = (loss_right < loss_left).astype(np.int8)
     return label, np.abs(loss_left - loss_right)
 
-def reduced_loss(go_right, label, weight):
+def reduced_loss(go_right, label, weight):  # (n,) decisions (bool); pseudo-labels (1: right); weights t_n
     "Weighted 0/1 loss of the decisions `go_right` on the reduced problem."
     return float(weight[np.asarray(go_right, bool) != label.astype(bool)].sum())

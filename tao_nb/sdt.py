@@ -52,7 +52,8 @@ class Work:
     criterion_evaluations: int = 0    # candidate (feature, threshold) pairs scored
     @property
     def total(self): return self.sort + self.merge + self.criterion_evaluations
-    def add_sort(self, n_rows, m): self.sort += n_rows * m * math.log2(m) if m > 1 else 0.0
+    def add_sort(self, n_rows, m):  # sorting n_rows rows of m values each
+        self.sort += n_rows * m * math.log2(m) if m > 1 else 0.0
     def __iadd__(self, o):
         self.sort += o.sort
         self.merge += o.merge
@@ -352,7 +353,9 @@ def _gather(X, idx, features):
     return np.ascontiguousarray(block.T)
 
 # %% ../nbs/15_sdt.ipynb #sdt-ties
-def tie_margins(X, idx, features, thresholds, chunk_elements=2**23):
+def tie_margins(X, idx,  # (N, D) inputs; the node's points (rows of X)
+                features, thresholds,  # the tied cuts: (k,) features and their (k,) thresholds
+                chunk_elements=2**23):  # values of X read at once (a bound on memory)
     "Per cut (feature, threshold) on the points `idx`: the empty gap around it over the feature's range."
     out, step = np.empty(len(features)), max(1, chunk_elements // max(len(idx), 1))
     for s in range(0, len(features), step):
@@ -362,7 +365,8 @@ def tie_margins(X, idx, features, thresholds, chunk_elements=2**23):
         out[s:s + step] = gap / (V.max(0) - V.min(0))
     return out
 
-def pick_tied(X, idx, features, thresholds, ties='margin', rng=None):
+def pick_tied(X, idx, features, thresholds,  # as in `tie_margins`
+              ties='margin', rng=None):  # the rule, one of `TIES`; seed or Generator of 'random'
     "Index of the cut taken among tied cuts: widest relative margin (then lowest feature), random, or first."
     check_choice('ties', ties, TIES)
     if len(features) == 1 or ties == 'first': return 0
@@ -438,7 +442,9 @@ class SDTTrace:
     fallback: bool = False                              # step 5 had to search every feature
 
 # %% ../nbs/15_sdt.ipynb #00f82f45
-def split_criterion(X, y, n_classes, idx, feature, threshold, criterion='gini', sample_weight=None):
+def split_criterion(X, y, n_classes,  # (N, D) inputs; (N,) labels 0..K-1; K
+                    idx, feature, threshold,  # the node's points (rows of X); the split: x_d > threshold
+                    criterion='gini', sample_weight=None):  # one of `CRITERIA`; (N,) weights s_n
     "Eq. 2 for one given split of the points `idx` (weighted: counts and |S_j| are sums of `sample_weight`)."
     r = X[idx, feature] > threshold
     w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)[idx]
@@ -446,12 +452,13 @@ def split_criterion(X, y, n_classes, idx, feature, threshold, criterion='gini', 
     def side(m): return impurity(np.bincount(yi[m], None if w is None else w[m], n_classes), criterion)
     return float(side(~r) + side(r)) / (len(idx) if w is None else w.sum())
 
-def batch_size(n, batch_exponent=10, min_batch=20):
+def batch_size(n,  # points at the node
+               batch_exponent=10, min_batch=20):  # N_0 is about n / 2^batch_exponent, at least min_batch
     "N_0, points drawn per iteration at a node of n: max(ceil(n / 2^batch_exponent), min_batch), at most n."
     return min(n, max(math.ceil(n / 2 ** batch_exponent), min_batch))
 
 # %% ../nbs/15_sdt.ipynb #d358fc05
-def n_candidate_features(D, max_features=None):
+def n_candidate_features(D, max_features=None):  # input features; None, an int >= 1 or a float in (0, 1]
     "How many of D features a node searches: all (None), an int (at most D), or a fraction of D (at least 1)."
     if max_features is None: return D
     integer = isinstance(max_features, (int, np.integer)) and not isinstance(max_features, bool)
@@ -460,13 +467,14 @@ def n_candidate_features(D, max_features=None):
         return max(1, math.ceil(max_features * D))
     raise ValueError(f"max_features must be None, an int >= 1 or a float in (0, 1]; got {max_features!r}")
 
-def subset_sizes(n0, n_halvings, schedule='linear'):
+def subset_sizes(n0, n_halvings, schedule='linear'):  # N_0; halving iterations; 'linear' or 'doubling'
     "|S_t^k| for k < n_halvings: N0 fresh points per iteration ('linear', the paper) or N0 2^k ('doubling')."
     if schedule == 'linear': return [(k + 1) * n0 for k in range(n_halvings)]
     if schedule == 'doubling': return [n0 * (2 ** (k + 1) - 1) for k in range(n_halvings)]
     raise ValueError(f"schedule must be one of {SCHEDULES}, got {schedule!r}")
 
-def halving_sort_work(n, D, n0, n_halvings, schedule='linear'):
+def halving_sort_work(n, D,  # points at the node; candidate features
+                      n0, n_halvings, schedule='linear'):  # as in `subset_sizes`
     "Sorting work (m log2 m) of steps 1-5 at a node of n: iteration k sorts ~D/2^k features on |S_t^k|."
     w, f = 0.0, D
     for k, s in enumerate(subset_sizes(n0, n_halvings, schedule)):
@@ -487,7 +495,7 @@ def _merge_sorted(vals, ids, bv, bi, work=None):
     return np.take_along_axis(v2, o, 1), np.take_along_axis(i2, o, 1)
 
 # %% ../nbs/15_sdt.ipynb #sdt-half
-def better_half(crit):
+def better_half(crit):  # (F,) criteria of the features still searched (lower: better)
     "Ascending indices of the ceil(F/2) smallest criteria; ties at the cut go to the lower index. O(F)."
     h = (len(crit) + 1) // 2
     cut = np.partition(crit, h - 1)[h - 1]
@@ -569,7 +577,8 @@ def sdt_split(X,                   # (N, D) inputs
     return res
 
 # %% ../nbs/15_sdt.ipynb #9d15f01e
-def theorem1_work(n, D, batch_exponent=10, n_halvings=7, min_batch=20, schedule='linear'):
+def theorem1_work(n, D,  # points at the node; candidate features
+                  batch_exponent=10, n_halvings=7, min_batch=20, schedule='linear'):  # as in `SDTClassifier`
     "Theorem 1's sorting bound plus step 5's (D/2^a) N log2 N, a = `n_halvings` (N0 >= N: N log2 N)."
     # linear: 4 D N0 log2 N0; doubling: a D N0 log2(N0 2^a)
     check_choice('schedule', schedule, SCHEDULES)
@@ -662,7 +671,7 @@ _SEARCH_PARAMETERS = ('criterion', 'min_samples_leaf', 'n_halvings', 'batch_expo
                       'schedule', 'max_features', 'ties')
 
 @patch
-def fit(self:SDTClassifier, X, y, sample_weight=None):
+def fit(self:SDTClassifier, X, y, sample_weight=None):  # (n, D) inputs; (n,) labels; (n,) weights s_n
     "Grow the tree on (X, y), weighted by `sample_weight` times `class_weight`."
     check_params(self)
     # float32 stays float32 (a Haar feature matrix is not copied)

@@ -10,11 +10,11 @@ import numpy as np
 from .tree import Tree
 
 # %% ../nbs/04_separability.ipynb #47d955e0
-def levels_bottom_up(tree:Tree):
+def levels_bottom_up(tree:Tree):  # any tree
     "Node ids grouped by depth, deepest level first: TAO's reverse-BFS schedule."
     return [tree.nodes_at_depth(d) for d in range(tree.max_depth, -1, -1)]
 
-def are_non_descendants(tree:Tree, nodes):
+def are_non_descendants(tree:Tree, nodes):  # a tree; node ids of it
     "True if no node of `nodes` lies in the subtree of another."
     nodes = list(nodes)
     return all(j not in set(tree.subtree(i)) for i in nodes for j in nodes if i != j)

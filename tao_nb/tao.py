@@ -36,7 +36,7 @@ class TAOSettings:
 
 # %% ../nbs/07_tao.ipynb #de061c2d
 @contextmanager
-def worker_pool(n_jobs):
+def worker_pool(n_jobs):  # joblib workers (None or 1: serial), or a running pool
     """A running joblib `Parallel` for `n_jobs`, to reuse across levels and sweeps; `n_jobs` itself if serial
     or already a pool."""
     if isinstance(n_jobs, Parallel) or n_jobs in (None, 1):
@@ -74,7 +74,8 @@ def _solve_all(node_solver, X, jobs, n_jobs):
     with worker_pool(n_jobs) as pool:
         return pool(delayed(_solve_node)(node_solver, X, *a) for a in jobs)
 
-def problem_key(points, label, weight, context=b''):
+def problem_key(points, label, weight,  # a node's care points, their pseudo-labels and weights t_n
+                context=b''):  # bytes of what else the solution depends on (the node's split)
     """A digest of a node's reduced problem (care points, pseudo-labels, weights) and of the solver's
     `context`."""
     h = hashlib.blake2b(str(len(points)).encode() + b'|' + context, digest_size=16)
@@ -82,7 +83,9 @@ def problem_key(points, label, weight, context=b''):
     return h.digest()
 
 # %% ../nbs/07_tao.ipynb #6b1d4624
-def node_problems(tree:Tree, X, Y, points, nodes, loss, sample_weight=None):
+def node_problems(tree:Tree, X, Y,  # the tree; (N, D) inputs; labels or (N, n_outputs) responses
+                  points, nodes,  # (n,) rows of X; (n,) the decision node each reaches
+                  loss, sample_weight=None):  # a `Loss`; (N,) weights s_n (None: all 1)
     "The reduced problem of each decision node in `nodes`: {node: (care points, pseudo-labels, weights)}."
     label, weight = reduced_problem(*child_losses(tree, X, Y, points, nodes, loss))
     if sample_weight is not None: weight = weight * sample_weight[points]    # s_n |loss_left - loss_right|
@@ -123,7 +126,7 @@ def tao_level(tree:Tree,  # the tree, changed in place
     return changed
 
 # %% ../nbs/07_tao.ipynb #41f940e7
-def tao_sweep(tree:Tree, run:TAORun):
+def tao_sweep(tree:Tree, run:TAORun):  # the tree, changed in place; data, loss, solver
     """One reverse-BFS pass over the depth levels (`levels_bottom_up`), in place; returns the number of nodes
     changed."""
     paths = tree.decision_paths(run.X)  # (N, depth + 1): each point's node at each depth (-1 below its leaf)
@@ -135,7 +138,9 @@ def tao_sweep(tree:Tree, run:TAORun):
     return changed
 
 # %% ../nbs/07_tao.ipynb #fbcef5be
-def refit_values(tree:Tree, X, Y, fit_leaf, paths=None, sample_weight=None):
+def refit_values(tree:Tree, X, Y,  # the tree; (N, D) inputs; labels or (N, n_outputs) responses
+                 fit_leaf,  # fit_leaf(Y rows, current[, weights]) -> value, e.g. `class_frequencies`
+                 paths=None, sample_weight=None):  # `decision_paths(X)` (None: computed); (N,) weights s_n
     "Refit, in place, the value of every node on the points that reach it (empty nodes keep theirs)."
     paths = tree.decision_paths(X) if paths is None else paths
     for d in range(paths.shape[1]):
@@ -144,7 +149,9 @@ def refit_values(tree:Tree, X, Y, fit_leaf, paths=None, sample_weight=None):
             tree.value[node] = _fit_leaf(fit_leaf, Y, idx[pos], tree.value[node], sample_weight)
     return tree
 
-def tree_objective(tree:Tree, X, Y, loss, penalty=None, sample_weight=None):
+def tree_objective(tree:Tree, X, Y,  # the tree; (N, D) inputs; labels or (N, n_outputs) responses
+                   loss, penalty=None,  # a `Loss`; penalty(tree) -> float (None: 0)
+                   sample_weight=None):  # (N,) weights s_n (None: all 1)
     "E = sum of the (weighted) per-point losses + penalty(tree)."
     losses = loss(Y, tree.predict_value(X))
     total = losses.sum() if sample_weight is None else losses @ sample_weight
@@ -193,7 +200,7 @@ class SweepStep(NamedTuple):
     new_loss: float        # reduced loss after the step
     tree: Tree             # snapshot of the tree just before the step
 
-def split_goes_right(split:Split, X):
+def split_goes_right(split:Split, X):  # a node's split; (n, D) inputs
     "Whether `split` sends each row of `X` to the (current) right child, honouring `swap`."
     s = X @ split.weights if split.weights is not None else X[:, split.feature]
     r = s > split.threshold

@@ -136,9 +136,9 @@ def _scores(tree, X, idx, nodes):
     return out
 
 @patch
-def descend(self:Tree, X, start, idx=None, scores=None):
-    """Leaf reached by each point `X[idx]` when it starts at node `start` (vectorized, level by level).
-    `scores(X, idx, nodes)` computes decision scores in another way (default: the tree's own splits)."""
+def descend(self:Tree, X, start,  # (N, D) inputs; start node: one id, or one per point of idx
+            idx=None, scores=None):  # rows of X (None: all); scores(X, idx, nodes) (None: the splits)
+    "Leaf reached by each point `X[idx]` from node `start`, level by level (vectorized)."
     idx = np.arange(len(X)) if idx is None else np.asarray(idx)
     scores = (lambda X_, i, nd: _scores(self, X_, i, nd)) if scores is None else scores
     node = np.array(start, dtype=np.int64, copy=True)

@@ -222,7 +222,15 @@ def _fmt_default(d):
 
 def _field_comments(cls):
     """Comments of the fields of a NamedTuple or dataclass, which docments does not read: after the field
-    (`name: type  # comment`) or, as docments reads parameters, on the comment lines just above it."""
+    (`name: type  # comment`) or, as docments reads parameters, on the comment lines just above it. A subclass's
+    inherited fields keep their base class's comments."""
+    out = {}
+    for base in reversed(cls.__mro__[1:]):
+        if hasattr(base, '_fields') or hasattr(base, '__dataclass_fields__'): out.update(_own_field_comments(base))
+    return out | _own_field_comments(cls)
+
+
+def _own_field_comments(cls):
     try: src = inspect.getsource(cls)
     except (OSError, TypeError): return {}
     out, above = {}, []
@@ -237,15 +245,17 @@ def _field_comments(cls):
 def _line_comments(obj, names):
     """Inline comments of parameters docments leaves out: `*args` / `**kwargs` (`**kwargs,  # passed to ...`) and
     all the names of a line that declares several (`X, y,  # training inputs and targets`; docments gives the
-    comment to the last only). Lines of a one-line body (`def f(self, k): return ...  # ...`) are skipped."""
+    comment to the last only). Lines of a one-line body (`def f(self, k): return ...  # ...`) are skipped, and so are
+    the lines after the signature (a function without a docstring)."""
     try: src = inspect.getsource(obj.__init__ if inspect.isclass(obj) else obj)
     except (OSError, TypeError): return {}
     out = {}
     for line in src.split('"', 1)[0].split('\n'):              # the signature, before the docstring
         code, hash_, comment = line.partition('#')
-        if not hash_ or not comment.strip() or re.search(r'\)\s*(->[^:]*)?:\s*\S', code): continue
-        for m in re.finditer(r'(?:^|[(,])\s*\*{0,2}(\w+)\s*(?=[:=,)]|$)', code.strip()):
-            if m.group(1) in names: out.setdefault(m.group(1), comment.strip())
+        if hash_ and comment.strip() and not re.search(r'\)\s*(->[^:]*)?:\s*\S', code):
+            for m in re.finditer(r'(?:^|[(,])\s*\*{0,2}(\w+)\s*(?=[:=,)]|$)', code.strip()):
+                if m.group(1) in names: out.setdefault(m.group(1), comment.strip())
+        if re.search(r'\)\s*(->[^:]*)?:\s*$', code): break    # the signature ends: a body's comments say nothing
     return out
 
 

@@ -121,12 +121,14 @@ class SurrogateFit(NamedTuple):
 
 def _signs(label): return 2.0 * (np.asarray(label) == 1) - 1.0
 
-def surrogate_objective(X, label, weight, w, c, settings):
+def surrogate_objective(X, label, weight,  # (m, D) inputs; (m,) pseudo-labels, 1 = right; (m,) weights t_n
+                        w, c, settings):  # (D,) weights; intercept c = -b; an `ObliqueSolver` (C, f, ...)
     "P(w, c) = ||w||_1 + |c|/intercept_scaling + C sum_n t_n f(s_n (x_n.w + c)); C, f, ... from `settings`."
     loss = SURROGATES[settings.surrogate].loss(_signs(label) * (X @ w + c))
     return float(np.abs(w).sum() + abs(c) / settings.intercept_scaling + settings.C * (weight * loss).sum())
 
-def dual_bound(X, label, weight, w, c, settings, u=None):
+def dual_bound(X, label, weight, w, c, settings,  # as in `surrogate_objective`
+               u=None):  # (m,) dual point to start from (None: from the margins of (w, c))
     "Fenchel dual value D(u') <= min P, u' dual-feasible, made from `u` (default: C t_n f'(margin_n))."
     f, s, Ct = SURROGATES[settings.surrogate], _signs(label), settings.C * weight
     if u is None: u = Ct * f.slope(s * (X @ w + c))
@@ -316,7 +318,8 @@ def fit_surrogate(self:ObliqueSolver, X,        # (m, D) inputs of the node's po
 
 # %% ../../nbs/09_oblique_solver.ipynb #246bcddc
 @patch
-def candidates(self:ObliqueSolver, X, label, weight, max_nonzeros=None):
+def candidates(self:ObliqueSolver, X, label, weight,  # as in `ObliqueSolver.fit_surrogate`
+               max_nonzeros=None):  # the most nonzero weights a candidate may have (None: any)
     "Candidate (w, b) pairs, sparsest first, none with over `max_nonzeros` nonzero weights (default: any)."
     D = X.shape[1]
     out = [(np.zeros(D), best_threshold(np.zeros(len(label)), label, weight)[0])]
@@ -371,7 +374,9 @@ def context_key(self:ObliqueSolver, current:Split=None):  # the node's current s
     return b'nnz=%d' % np.count_nonzero(current.weights)
 
 # %% ../../nbs/09_oblique_solver.ipynb #b411ee65
-def surrogate_scale(X, label, weight, w, b, C=1.0, surrogate='svm', intercept_scaling=1.0):
+def surrogate_scale(X, label, weight,  # (m, D) inputs; (m,) pseudo-labels, 1 = right; (m,) weights t_n
+                    w, b,  # the split: right iff x @ w > b
+                    C=1.0, surrogate='svm', intercept_scaling=1.0):  # as the `ObliqueSolver` fields
     "The a > 0 minimizing the surrogate P(a w, -a b) on the ray of `x @ w > b` (1.0 if P rises from a = 0)."
     check_choice('surrogate', surrogate, SURROGATES)
     X, label, weight = _check_problem(X, label, weight)
