@@ -10,8 +10,6 @@ import numpy as np
 import matplotlib.pyplot as plt
 import matplotlib.image as mpimg
 from matplotlib.text import Text
-from matplotlib.figure import Figure
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 import ipywidgets as W
 from fastcore.basics import patch
 from ..tree import Tree, Split
@@ -377,7 +375,30 @@ class PathExplorer(Explorer):
 
     def __len__(self): return len(self.path.Cs)
 
-# %% ../../nbs/13_viz_explore.ipynb #51b3185f
+# %% ../../nbs/13_viz_explore.ipynb #c4a1b2d4
+_CURVES = 2.7                                   # inches: the band of the path's curves above a tree
+
+@patch
+def _band(self:PathExplorer, k, width):
+    "The path's curves (`plot_path`), `width` inches across, as RGB pixels at `dpi`, tree `k`'s C marked."
+    if self.__dict__.get('_band_of', (None,))[0] != width:          # drawn once per width, then only marked
+        axes = plot_path(self.path, figsize=(width, _CURVES))
+        fig = axes[0].figure
+        fig.set_dpi(self.dpi)
+        fig.canvas.draw()
+        C = np.asarray(self.path.Cs, dtype=np.float64)
+        xs = [np.rint(a.transData.transform(np.c_[C, np.ones_like(C)])[:, 0]).astype(int) for a in axes]
+        rows = [(int(fig.bbox.height - a.bbox.y1), int(fig.bbox.height - a.bbox.y0)) for a in axes]
+        self._band_of = width, np.asarray(fig.canvas.buffer_rgba())[..., :3].copy(), xs, rows
+        plt.close(fig)
+    _, rgb, xs, rows = self._band_of
+    out = rgb.copy()
+    for x, (top, bottom) in zip(xs, rows):                     # the line `plot_path(current=k)` draws
+        strip = out[top:bottom, x[k] - 1:x[k] + 1]
+        strip[:] = 0.2 * strip + 0.8 * np.array([220, 20, 60])  # crimson at alpha 0.8
+    return out
+
+# %% ../../nbs/13_viz_explore.ipynb #c4a1b2d6
 @patch
 def caption(self:PathExplorer, k:int):  # a tree of the path, from 0
     "One line about tree `k`: its number (from 1), C and measures."
@@ -388,35 +409,6 @@ def caption(self:PathExplorer, k:int):  # a tree of the path, from 0
             f"validation error {100 * p['val_error'][k]:.1f}%; {p['nonzeros'][k]} nonzero weights, "
             f"{p['internal'][k]} splits, {t.n_leaves} leaves, depth {t.max_depth}")
 
-# %% ../../nbs/13_viz_explore.ipynb #c4a1b2d4
-_CURVES = 2.7                                   # inches: the band of the path's curves above a tree
-
-def _curve_axes(fig):
-    "The three Axes of `plot_path` in a figure `_CURVES` inches high, with room for their labels."
-    W_, H_ = fig.get_size_inches()
-    w = (W_ - 3.1) / 3
-    return [fig.add_axes([x / W_, 0.55 / H_, w / W_, 1 - 0.8 / H_]) for x in (0.65, w + 1.5, W_ - w - 0.15)]
-
-@patch
-def _band(self:PathExplorer, k, width):
-    "The path's curves, `width` inches across, as RGB pixels at `dpi`, tree `k`'s C marked (crimson)."
-    if self.__dict__.get('_band_of', (None,))[0] != width:          # drawn once per width, then only marked
-        fig = Figure(figsize=(width, _CURVES), dpi=self.dpi)
-        axes = plot_path(self.path, ax=_curve_axes(fig))
-        canvas = FigureCanvasAgg(fig)
-        canvas.draw()
-        C = np.asarray(self.path.Cs, dtype=np.float64)
-        xs = [np.rint(a.transData.transform(np.c_[C, np.ones_like(C)])[:, 0]).astype(int) for a in axes]
-        rows = [(int(fig.bbox.height - a.bbox.y1), int(fig.bbox.height - a.bbox.y0)) for a in axes]
-        self._band_of = width, np.asarray(canvas.buffer_rgba())[..., :3].copy(), xs, rows
-    _, rgb, xs, rows = self._band_of
-    out = rgb.copy()
-    for x, (top, bottom) in zip(xs, rows):                     # the line `plot_path(current=k)` draws
-        strip = out[top:bottom, x[k] - 1:x[k] + 1]
-        strip[:] = 0.2 * strip + 0.8 * np.array([220, 20, 60])  # crimson at alpha 0.8
-    return out
-
-# %% ../../nbs/13_viz_explore.ipynb #c4a1b2d6
 @patch
 def render(self:PathExplorer, k:int):  # a tree of the path, from 0
     "Tree `k`: the path's curves with its C marked (top), the tree sideways (`plot_weights_sideways`) below."
