@@ -239,7 +239,9 @@ def test_path_explorer_new_tree_within_2s(driven):
     click to the first painted frame with the new image loaded."""
     times = {}
     for step, (before, after, states) in driven['path'].items():
-        times[step] = next(s['t'] for s in states if s['imgs'] == after['imgs'] and s['loaded']) / 1000
+        shown = [s['t'] for s in states if s['imgs'] == after['imgs'] and s['loaded']]
+        assert shown, f"{step}: no painted frame showed the new image loaded: {states}"
+        times[step] = shown[0] / 1000
     print(f"path explorer, click to new image loaded: {', '.join(f'{k} {v:.2f} s' for k, v in times.items())}")
     assert times['next'] <= 2.0, (f"a new path tree took {times['next']:.2f} s to appear after Next (target: 2 s); "
                                   f"all moves: {times}")
