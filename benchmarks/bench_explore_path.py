@@ -1,12 +1,13 @@
-"""Issue 30: the time the path explorer takes to show a tree it has not drawn before, and the drawing it replaced.
+"""Issue 30: the time the path explorer takes to show a tree it has not drawn before, against the old drawing.
 
-In one process, BLAS on one thread, on the path of `13_viz_explore` (digits, 70/30 stratified split, random_state=0,
-eight values of C from 10 down to 10^-1.5, CART of depth 8 as the start): for each tree, the time (best of 3) of
-- `new`: what the widget does on a move to a tree not drawn before: `PathExplorer.png(k)` on an explorer whose
-  cache is emptied first (the curves band stays drawn, as after the widget's opening) -- the sideways tree under the
-  band of curves, one PNG at 80 dpi, at most 960 px wide;
-- `before`: what the explorer did before issue 30: `plot_path` (11 x 2.6 in) and `plot_node_weights` (1.1 inch per
-  leaf, one Axes per node), each saved at 80 dpi and stacked into one PNG (`figures_png`);
+In one process, BLAS on one thread, on the path of `13_viz_explore` (digits, 70/30 stratified split,
+random_state=0, eight values of C from 10 down to 10^-1.5, CART of depth 8 as the start), for each tree the
+time (best of 3) of
+- `new`: what the widget does on a move to a tree not drawn before: `PathExplorer.png(k)` with its cache
+  emptied first (the band of curves stays drawn, as after the widget's opening): the tree sideways under
+  the band, one PNG at 80 dpi, at most 960 px wide;
+- `before`: what the explorer did before issue 30: `plot_path` (11 x 2.6 in) and `plot_node_weights`
+  (1.1 inch per leaf, one Axes per node), each saved at 80 dpi and stacked into one PNG (`figures_png`);
 and the ratio before / new, with each PNG's size in pixels.
 
     python benchmarks/bench_explore_path.py
@@ -49,14 +50,16 @@ def main():
                                  figsize=weights_figsize(t, 1.1, max_width=np.inf), title=pe.caption(k))
         return figures_png([curves, tree], 80)
 
-    print(f"{'tree':>4} {'leaves':>6} {'new s':>7} {'new px':>11} {'before s':>9} {'before px':>11} {'ratio':>6}")
+    heads = (('tree', 4), ('leaves', 6), ('new s', 7), ('new px', 11), ('before s', 9), ('before px', 11), ('ratio', 6))
+    print(' '.join(f"{h:>{w}}" for h, w in heads))
     worst = 0.0
     for k in range(len(pe)):
         t_new, p_new = best_of(lambda: new(k))
         t_old, p_old = best_of(lambda: before(k))
         worst = max(worst, t_new)
-        print(f"{k + 1:>4} {path.trees[k].n_leaves:>6} {t_new:7.2f} {'%dx%d' % png_size(p_new):>11} {t_old:9.2f} "
-              f"{'%dx%d' % png_size(p_old):>11} {t_old / t_new:6.1f}")
+        size = lambda p: '%dx%d' % png_size(p)
+        print(f"{k + 1:>4} {path.trees[k].n_leaves:>6} {t_new:7.2f} {size(p_new):>11} {t_old:9.2f} "
+              f"{size(p_old):>11} {t_old / t_new:6.1f}")
     print(f"slowest new tree: {worst:.2f} s")
 
 
