@@ -3,6 +3,7 @@
 import matplotlib
 matplotlib.use('Agg')
 import matplotlib.pyplot as plt
+import html
 import numpy as np
 import pytest
 from matplotlib.figure import Figure
@@ -267,6 +268,11 @@ def _node_axes(fig):
     return {int(a.get_gid()[5:]): a for a in fig.axes if (a.get_gid() or '').startswith('node-')}
 
 
+def _sideways_captions(fig):
+    "{node id: caption} of a path explorer's figure (`plot_weights_sideways` tags its texts `caption-<id>`)."
+    return {int(t.get_gid()[8:]): t.get_text() for a in fig.axes for t in a.texts if (t.get_gid() or '').startswith('caption-')}
+
+
 def test_node_weights_exact_zeros_white_and_nnz_caption(digits):
     X, y = digits
     t = Tree.random(2, X, np.eye(10)[y], oblique=True, random_state=0)
@@ -308,11 +314,11 @@ def test_path_explorer_renders_headless(small_path):
     for k in range(len(ex)):
         fig = ex.render(k)
         assert isinstance(fig, Figure)
-        assert sorted(_node_axes(fig)) == list(range(p.trees[k].n_nodes))
-        assert fig._suptitle.get_text() == ex.caption(k)
+        assert sorted(int(im.get_gid()[5:]) for a in fig.axes for im in a.images) == list(range(p.trees[k].n_nodes))
+        assert fig.get_size_inches()[0] * ex.dpi <= 960                    # fits a 960-px notebook column
         leaves = np.flatnonzero(p.trees[k].is_leaf)
         counts = np.bincount(p.trees[k].apply(X), minlength=p.trees[k].n_nodes)
-        titles = {i: _node_axes(fig)[i].get_title() for i in leaves}
+        titles = {i: _sideways_captions(fig)[i] for i in leaves}
         label = lambda i: p.classes_[p.trees[k].value[i].argmax()]          # leaves: index(count, label, % right)
         assert all(t.startswith(f"{i}({counts[i]}, {label(i)}") for i, t in titles.items())
         plt.close(fig)
@@ -322,14 +328,15 @@ def test_path_explorer_renders_headless(small_path):
     assert v.position == p.best_index
     v.slider.value = 3; v.next_button.click(); assert v.position == 2
     v.prev_button.click(); v.prev_button.click(); v.prev_button.click(); assert v.position == 0
-    assert v.caption.value == ex.caption(0)
+    assert html.unescape(v.caption.value) == ex.caption(0) and v.readout.value == '1/3'
     with pytest.raises(ValueError, match='image_shape'): PathExplorer(p, (4, 4))
     with pytest.raises(ValueError, match='outside'): PathExplorer(p, (8, 8), X, np.full(len(y), 'z'))
 
 
 def _percent_right(fig, tree):
-    "The '% right' of each leaf caption, as numbers."
-    return {i: float(a.get_title().rsplit(',', 1)[1].strip(' %)')) for i, a in _node_axes(fig).items() if tree.is_leaf[i]}
+    "The '% right' of each leaf caption (`plot_node_weights`' Axes titles, or the path explorer's texts), as numbers."
+    caps = _sideways_captions(fig) or {i: a.get_title() for i, a in _node_axes(fig).items()}
+    return {i: float(c.rsplit(',', 1)[1].strip(' %)')) for i, c in caps.items() if tree.is_leaf[i]}
 
 
 def test_node_weights_labels_through_class_names(digits):
@@ -388,7 +395,8 @@ def test_explorer_slider_and_caption_count_alike(blob_explorer, small_path):
         for value in range(1, len(ex) + 1):
             v.slider.value = value
             assert v.caption.value.startswith(f"{word} {value}/{len(ex)}:")
-            assert v.caption.value == ex.caption(value - 1) and v.position == value - 1
+            assert html.unescape(v.caption.value) == ex.caption(value - 1) and v.position == value - 1
+            assert v.readout.value == f"{value}/{len(ex)}"
 
 
 def test_explorer_redraw_replaces_the_image_in_one_step(blob_explorer):
@@ -426,16 +434,17 @@ def test_explorer_draws_each_position_once_and_handles_empty():
     with pytest.raises(IndexError): e.png(0)
 
 
-def test_explorer_figures_legible_at_the_displayed_width(digits, small_path):
+def test_explorer_figures_fit_a_960px_column_legibly(digits, small_path):
+    "Issue 30: each figure at most 960 px wide (a notebook column shows it at its natural size), its text >= 8 px."
     X, y = digits
     big = PathExplorer(small_path[0], (8, 8), small_path[1], small_path[2])
     sweep = SweepExplorer(record_sweep(Tree.from_sklearn(DecisionTreeClassifier(max_depth=5, random_state=0).fit(X, y)), X, y), X)
     for ex in (big, sweep):
         v = ex.widget()
-        assert v.image.layout.max_width == 'none' and not v.image.width      # shown at its natural size (the box scrolls)
+        assert v.image.layout.max_width == '100%' and not v.image.width      # natural size, never wider than the column
         for k in {0, len(ex) - 1}:
             fig = ex.render(k)
             natural = fig.get_size_inches()[0] * ex.dpi
             assert smallest_text_px(fig, ex.dpi) >= 8, (type(ex).__name__, k, smallest_text_px(fig, ex.dpi))
-            assert abs(png_size(ex.png(k))[0] - natural) <= 1 or isinstance(ex, PathExplorer)
+            assert abs(png_size(ex.png(k))[0] - natural) <= 1 and natural <= 960
             plt.close(fig)

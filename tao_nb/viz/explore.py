@@ -5,6 +5,7 @@
 # %% ../../nbs/13_viz_explore.ipynb #35177cee
 from __future__ import annotations
 import io
+import html
 import numpy as np
 import matplotlib.pyplot as plt
 import matplotlib.image as mpimg
@@ -17,11 +18,13 @@ from ..solvers.axis import best_axis_split
 from ..tao import split_goes_right, record_sweep
 from .text import describe_split
 from .trees import TreeStyle, plot_tree, node_boxes
-from .oblique import plot_node_weights, plot_path, weights_figsize
+from matplotlib.collections import LineCollection, PolyCollection
+from .text import tree_layout, describe_value, is_classification
+from .oblique import class_indices, plot_path
 
 # %% auto #0
 __all__ = ['figures_png', 'png_size', 'smallest_text_px', 'ExplorerView', 'Explorer', 'sweep_figsize', 'SweepExplorer',
-           'explore_sweep', 'PathExplorer', 'explore_path']
+           'explore_sweep', 'plot_weights_sideways', 'PathExplorer', 'explore_path']
 
 # %% ../../nbs/13_viz_explore.ipynb #fa34a88d
 def figures_png(figs, dpi=80):  # figs: matplotlib Figures, top to bottom; dpi: the PNG's resolution
@@ -58,18 +61,18 @@ def smallest_text_px(fig, dpi=80):  # fig: a matplotlib Figure; dpi: the resolut
 
 # %% ../../nbs/13_viz_explore.ipynb #0ca53ce2
 class ExplorerView(W.VBox):
-    "An `Explorer`'s widget: Prev / slider / Next, a caption, the figure as one PNG at full size (scrolls)."
+    "An `Explorer`'s widget: Prev / slider / Next and the position, a caption, the figure (fits the column)."
     def __init__(self, explorer, k=None):   # the `Explorer` shown; k: position to open at (default its `start`)
         self.explorer, n = explorer, len(explorer)
         self.slider = W.IntSlider(value=1, min=1, max=max(n, 1), description=explorer.noun, disabled=n < 2,
-                                  continuous_update=False, layout=W.Layout(width='420px'))
+                                  continuous_update=False, readout=False, layout=W.Layout(width='360px'))
         self.prev_button, self.next_button = W.Button(description='◀ Prev'), W.Button(description='Next ▶')
-        self.caption = W.Label()
-        self.image = W.Image(format='png', layout=W.Layout(max_width='none', flex='0 0 auto'))
-        box = W.Box([self.image], layout=W.Layout(overflow='auto', width='100%'))
-        super().__init__([W.HBox([self.prev_button, self.slider, self.next_button]), self.caption, box])
-        self.prev_button.on_click(lambda b: self.move(-1))
-        self.next_button.on_click(lambda b: self.move(+1))
+        self.readout = W.Label(layout=W.Layout(min_width='4em')).add_class('explorer-readout')
+        fit = W.Layout(max_width='100%', height='auto', margin='0', align_self='flex-start')
+        self.caption, self.image = W.HTML(), W.Image(format='png', layout=fit)   # never wider than the column
+        top = W.HBox([self.prev_button, self.slider, self.next_button, self.readout])
+        super().__init__([top, self.caption, self.image], layout=W.Layout(max_width='100%'))
+        self.prev_button.on_click(lambda b: self.move(-1)), self.next_button.on_click(lambda b: self.move(+1))
         if n: self.slider.value = (explorer.start if k is None else k) + 1
         self.slider.observe(lambda change: self._show(), names='value')
         self._show()
@@ -82,12 +85,12 @@ class ExplorerView(W.VBox):
         self.slider.value = int(np.clip(self.slider.value + d, 1, self.slider.max))
 
     def _show(self):
-        if not len(self.explorer):
+        k, n = self.position, len(self.explorer)
+        if not n:
             self.caption.value = self.explorer.empty
             return
-        png = self.explorer.png(self.position)     # drawn first: the old figure stays up until then
-        self.image.value = png                     # one assignment: replaced, never emptied
-        self.caption.value = self.explorer.caption(self.position)
+        self.image.value = self.explorer.png(k)      # drawn first (or cached); one assignment, never emptied
+        self.readout.value, self.caption.value = f"{k + 1}/{n}", html.escape(self.explorer.caption(k))
 
 # %% ../../nbs/13_viz_explore.ipynb #d3c7a475
 class Explorer:
@@ -185,12 +188,19 @@ def _bars_step(ax, step, X):
     ax.legend(fontsize=8, frameon=False)
 
 # %% ../../nbs/13_viz_explore.ipynb #e180c44d
-_PANEL = 5.5                      # inches: the left panel with its margins
+_PANEL, _PANEL_H, _WIDTH = 5.5, 3.6, 12.0   # inches: the problem panel's width, its height above a tree;
+                                             # a step's width (960 px at 80 dpi)
+
+def _beside(n_leaves, width, slot=1.0):
+    "Whether the problem panel goes beside the tree (its leaves get `slot` inches each there) or above it."
+    return width - _PANEL >= slot * n_leaves + 1
 
 def sweep_figsize(tree:Tree,  # the tree of the sweep
                   slot=1.0):   # inches per leaf
-    "Size (inches) of a `SweepExplorer` step: the problem panel, then `slot` per leaf, ~1.05 per level."
-    return (_PANEL + max(6.5, slot * tree.n_leaves + 1), max(4.8, 1.05 * (tree.max_depth + 1) + 1.3))
+    "Size (inches) of a `SweepExplorer` step, 12 wide: the panel beside the tree if it fits, else above it."
+    tree_h = 1.05 * (tree.max_depth + 1) + 0.3
+    if _beside(tree.n_leaves, _WIDTH, slot): return (_WIDTH, max(4.8, tree_h + 1.0))
+    return (_WIDTH, _PANEL_H + tree_h + 0.4)
 
 def _axes_in(fig, left, bottom, width, height):
     "An Axes placed in inches."
@@ -226,21 +236,24 @@ class SweepExplorer(Explorer):
 # %% ../../nbs/13_viz_explore.ipynb #e47891d3
 @patch
 def render(self:SweepExplorer, k:int):  # a step, from 0
-    "Step `k` as a Figure: the node's problem (left), the tree after the step, the node highlighted (right)."
+    "Step `k` as a Figure: the node's problem and the tree after the step, the node highlighted."
     self._check(k)
     s, fig = self.steps[k], plt.figure(figsize=self.figsize)
     W_, H_ = self.figsize
-    ax0 = _axes_in(fig, 0.8, 0.9, _PANEL - 1.1, H_ - 1.9)
-    ax1 = _axes_in(fig, _PANEL, 0.1, W_ - _PANEL - 0.1, H_ - 1.05)
+    if _beside(s.tree.n_leaves, W_):
+        ax0 = _axes_in(fig, 0.8, 0.9, _PANEL - 1.1, H_ - 1.9)
+        ax1 = _axes_in(fig, _PANEL, 0.1, W_ - _PANEL - 0.1, H_ - 1.05)
+    else:                                               # the panel above, the tree across the whole width
+        ax0 = _axes_in(fig, 0.8, H_ - _PANEL_H + 0.55, _PANEL - 1.1, _PANEL_H - 1.2)
+        ax1 = _axes_in(fig, 0.1, 0.1, W_ - 0.2, H_ - _PANEL_H - 0.4)
     (_scatter_step if self.X.shape[1] == 2 else _bars_step)(ax0, s, self.X)
     ax0.set_title(f"node {s.node}: reduced loss {s.old_loss:.4g} → {s.new_loss:.4g}", fontsize=10)
     t = s.tree.copy()
     if s.new is not None: t.set_split(s.node, s.new)
     plot_tree(t, ax=ax1, feature_names=self.feature_names, class_names=self.class_names, X=self.X,
               highlight=s.node, title='tree after the step', style=TreeStyle(fontsize=10, min_fontsize=7.5))
-    E0, E1 = self.objective_before, self.objective_after
-    sweep = f"(the sweep: {len(self)} node steps, objective {E0:g} → {E1:g})"
-    fig.suptitle(f"{self.caption(k)}\n{sweep}", fontsize=9, x=0.01, ha='left')   # read from the left
+    fig.suptitle(f"step {k + 1}/{len(self)}, node {s.node}; the sweep: {len(self)} node steps, objective "
+                 f"{self.objective_before:g} → {self.objective_after:g}", fontsize=10, x=0.01, ha='left')
     return fig
 
 def explore_sweep(tree:Tree,                   # the tree (copied, never modified)
@@ -253,6 +266,82 @@ def explore_sweep(tree:Tree,                   # the tree (copied, never modifie
     X = np.asarray(X, dtype=np.float64)
     return SweepExplorer(record_sweep(tree, X, y, loss, node_solver, warmup), X, **kwargs)
 
+# %% ../../nbs/13_viz_explore.ipynb #0f50bd98
+_ROW, _IMG, _NODE_IMG, _LEAF_TEXT, _TOP = 0.32, 0.26, 0.34, 1.9, 0.3   # inches: a leaf's row, its image, a
+                                                 # decision node's image, the leaves' captions, room on top
+def _sideways_size(tree, width=12.0, row=_ROW):
+    "Size (inches) of `plot_weights_sideways`: `width` across (12: 960 px at 80 dpi), `row` per leaf down."
+    return float(width), float(_TOP + row * tree.n_leaves + 0.1)
+
+def _sideways_centres(t, width, row=_ROW):
+    "Image centres (inches from top left: depth d in column d, leaves last), characters a column holds."
+    slot, _ = tree_layout(t)
+    x_leaf, x0, D = width - _LEAF_TEXT - _IMG / 2, 0.08 + _NODE_IMG / 2, max(t.max_depth, 1)
+    cx = np.where(t.is_leaf, x_leaf, x0 + t.depth * (x_leaf - x0) / D)
+    return cx, _TOP + (slot + 0.5) * row, int((x_leaf - x0) / D * 72 / (0.62 * 7.5))
+
+def _texts(t, X, y, class_names, room):
+    "Each node's caption (`room`: characters a column holds) and, given `X`, its points' mean input."
+    val, nnz = (lambda i: describe_value(t, i, class_names)), np.count_nonzero(t.W, axis=1)
+    fits = lambda *s: next((c for c in s if len(c) <= room), s[-1])            # the longest that fits
+    caps = [f"{i}({val(i)})" if t.is_leaf[i] else fits(f"{i}: b={t.threshold[i]:.2g}, nnz={nnz[i]}",
+                                                      f"{i}: nnz={nnz[i]}", f"{i}") for i in range(t.n_nodes)]
+    if X is None: return caps, None
+    at = t.apply(X := np.asarray(X, dtype=np.float64))
+    n = np.bincount(at, minlength=t.n_nodes)
+    ok = None if y is None or not is_classification(t) else \
+        class_indices(y, class_names, t.value.shape[1], len(X)) == t.value.argmax(1)[at]
+    pct = lambda i: f", {100 * ok[at == i].mean():.0f}%" if ok is not None and n[i] else ""
+    for i in np.flatnonzero(t.is_leaf): caps[i] = f"{i}({n[i]}, {val(i)}{pct(i)})"
+    return caps, np.array([X[at == i].mean(0) if n[i] else np.zeros(X.shape[1]) for i in range(t.n_nodes)])
+
+# %% ../../nbs/13_viz_explore.ipynb #b1547c3e
+def _sideways_nodes(ax, t, cx, cy, shape, texts_means, shared_scale):
+    "Each node's image (tagged `node-<id>`), frame and caption; the edges, elbows from parent to child."
+    (texts, means), inner = texts_means, np.flatnonzero(~t.is_leaf)
+    vmax = max(float(np.abs(t.W[inner]).max()), 1e-12) if shared_scale and len(inner) else None
+    wmap, ar, frames, edges = plt.get_cmap('bwr').with_extremes(bad='white'), shape[0] / shape[1], [], []
+    for i in range(t.n_nodes):
+        h = (_IMG if t.is_leaf[i] else _NODE_IMG) / 2
+        l, r, lo, hi = cx[i] - h, cx[i] + h, cy[i] + h * ar, cy[i] - h * ar     # y grows downwards
+        frames.append([(l, lo), (r, lo), (r, hi), (l, hi)])
+        if (p := t.parent[i]) >= 0:                                             # the elbow from the parent
+            xe = cx[p] + _NODE_IMG / 2 + 0.1
+            edges.append([(xe, cy[p]), (xe, cy[i]), (l, cy[i])])
+        if t.is_leaf[i]:
+            img = means[i] if means is not None else np.full(int(np.prod(shape)), np.nan)
+            ax.imshow(img.reshape(shape), 'gray_r', extent=(l, r, lo, hi), interpolation='nearest', zorder=2)
+            ax.text(r + 0.06, cy[i], texts[i], fontsize=8, va='center', zorder=4)
+        else:
+            v = vmax or max(float(np.abs(t.W[i]).max()), 1e-12)
+            ax.imshow(np.ma.masked_equal(t.W[i].reshape(shape), 0.0), cmap=wmap, vmin=-v, vmax=v,
+                      extent=(l, r, lo, hi), interpolation='nearest', zorder=2)
+            ax.text(l, hi - 0.02, texts[i], fontsize=7.5, va='bottom', zorder=4, bbox=dict(fc='w', lw=0))
+            edges.append([(r, cy[i]), (r + 0.1, cy[i])])
+        ax.images[-1].set_gid(f'node-{i}'), ax.texts[-1].set_gid(f'caption-{i}')
+    ax.add_collection(PolyCollection(frames, facecolors='none', edgecolors='0.4', lw=0.6, zorder=3))
+    ax.add_collection(LineCollection(edges, colors='0.6', lw=0.8, zorder=1))
+
+# %% ../../nbs/13_viz_explore.ipynb #ebf4a0e5
+def plot_weights_sideways(tree:Tree,         # tree to draw (oblique; axis-aligned splits become one-hot rows)
+                          image_shape,       # shape of one input image, e.g. (8, 8)
+                          X=None,            # inputs: leaves show the mean image and count of their points
+                          y=None,            # with `X`, leaves show the % right (labels from `class_names`)
+                          class_names=None,  # names of the classes
+                          shared_scale=False,# one colour scale for all nodes (default: per node)
+                          ax=None):          # an Axes to fill (default: a new figure, 12 inches wide)
+    "`tree`'s node-weight images, root at the left, one row per leaf in a column at the right."
+    t = tree if tree.is_oblique else tree.to_oblique()
+    if int(np.prod(image_shape)) != t.n_features:
+        raise ValueError(f"image_shape {tuple(image_shape)} does not hold {t.n_features} features")
+    if ax is None: ax = plt.figure(figsize=_sideways_size(t)).add_axes([0, 0, 1, 1])
+    w_in, h_in = ax.get_position().size * ax.figure.get_size_inches()
+    cx, cy, room = _sideways_centres(t, w_in)
+    ax.set(xlim=(0, w_in), ylim=(h_in, 0))
+    ax.set_axis_off()
+    _sideways_nodes(ax, t, cx, cy, tuple(image_shape), _texts(t, X, y, class_names, room), shared_scale)
+    return ax
+
 # %% ../../nbs/13_viz_explore.ipynb #fe55e82f
 class PathExplorer(Explorer):
     """Walk a regularization path tree by tree: `render(k)` draws tree `k` as node-weight images; the widget
@@ -263,8 +352,8 @@ class PathExplorer(Explorer):
                  X=None, y=None,          # raw inputs, labels of the path: leaf means, counts, % right
                  class_names=None,        # names of the classes (default: the path's labels)
                  shared_scale=False,      # one colour scale for all nodes of a tree
-                 figsize=None,            # size of a rendered tree (default: `weights_figsize(tree, slot)`)
-                 slot=1.1):               # inches per leaf of the default size
+                 figsize=None,            # size of a rendered tree (default: 12 inches wide, `slot` per leaf)
+                 slot=_ROW):              # inches per leaf (a row each) of the default size
         self.path, self.image_shape = path, tuple(image_shape)
         n_features = path.trees[0].n_features
         if int(np.prod(self.image_shape)) != n_features:
@@ -286,7 +375,30 @@ class PathExplorer(Explorer):
 
     def __len__(self): return len(self.path.Cs)
 
-# %% ../../nbs/13_viz_explore.ipynb #51b3185f
+# %% ../../nbs/13_viz_explore.ipynb #c4a1b2d4
+_CURVES = 2.7                                   # inches: the band of the path's curves above a tree
+
+@patch
+def _band(self:PathExplorer, k, width):
+    "The path's curves (`plot_path`), `width` inches across, as RGB pixels at `dpi`, tree `k`'s C marked."
+    if self.__dict__.get('_band_of', (None,))[0] != width:          # drawn once per width, then only marked
+        axes = plot_path(self.path, figsize=(width, _CURVES))
+        fig = axes[0].figure
+        fig.set_dpi(self.dpi)
+        fig.canvas.draw()
+        C = np.asarray(self.path.Cs, dtype=np.float64)
+        xs = [np.rint(a.transData.transform(np.c_[C, np.ones_like(C)])[:, 0]).astype(int) for a in axes]
+        rows = [(int(fig.bbox.height - a.bbox.y1), int(fig.bbox.height - a.bbox.y0)) for a in axes]
+        self._band_of = width, np.asarray(fig.canvas.buffer_rgba())[..., :3].copy(), xs, rows
+        plt.close(fig)
+    _, rgb, xs, rows = self._band_of
+    out = rgb.copy()
+    for x, (top, bottom) in zip(xs, rows):                     # the line `plot_path(current=k)` draws
+        strip = out[top:bottom, x[k] - 1:x[k] + 1]
+        strip[:] = 0.2 * strip + 0.8 * np.array([220, 20, 60])  # crimson at alpha 0.8
+    return out
+
+# %% ../../nbs/13_viz_explore.ipynb #c4a1b2d6
 @patch
 def caption(self:PathExplorer, k:int):  # a tree of the path, from 0
     "One line about tree `k`: its number (from 1), C and measures."
@@ -299,17 +411,15 @@ def caption(self:PathExplorer, k:int):  # a tree of the path, from 0
 
 @patch
 def render(self:PathExplorer, k:int):  # a tree of the path, from 0
-    "Tree `k` of the path drawn by `plot_node_weights`, sized to be legible; returns the Figure."
+    "Tree `k`: the path's curves with its C marked (top), the tree sideways (`plot_weights_sideways`) below."
     self._check(k)
     t = self.path.trees[k]
-    figsize = self.figsize or weights_figsize(t, self.slot, max_width=np.inf)
-    return plot_node_weights(t, self.image_shape, self.X, self.y, self.class_names,
-                             shared_scale=self.shared_scale, figsize=figsize, title=self.caption(k))
-
-@patch
-def figures(self:PathExplorer, k:int):  # a tree of the path, from 0
-    "The path's curves with tree `k` marked, above tree `k`."
-    return [plot_path(self.path, current=k, figsize=(11, 2.6))[0].figure, self.render(k)]
+    W_, H_ = self.figsize or _sideways_size(t, row=self.slot)
+    fig = plt.figure(figsize=(W_, H_ + _CURVES), dpi=self.dpi)
+    fig.figimage(self._band(k, W_), xo=0, yo=int(round(H_ * self.dpi)), origin='upper')   # pixels as they are
+    tree_ax = fig.add_axes([0, 0, 1, H_ / (H_ + _CURVES)])
+    plot_weights_sideways(t, self.image_shape, self.X, self.y, self.class_names, self.shared_scale, tree_ax)
+    return fig
 
 def explore_path(path,         # a `TAOPath` (`tao_path`, notebook 12)
                  image_shape,  # shape of one input image, e.g. (8, 8)

@@ -130,3 +130,19 @@ def test_narrow_screen_collapses_the_sidebar(site, browser, shots):
         assert not links.first.is_visible()
     finally:
         p.close()
+
+
+def test_explorers_shown_as_static_images_of_their_opening_state(site, page, shots):
+    "Issue 30: the explorers' page shows each explorer's opening state as an image (a saved file), loaded and whole."
+    out, b = site
+    name = b.page_name(ROOT / 'nbs' / '13_viz_explore.ipynb')
+    page.goto((out / name).as_uri())
+    for fig in ('explore_sweep_first_change', 'explore_sweep_digits_opening', 'explore_path_opening'):
+        img = page.locator(f'main img[src$="file-{fig}.png"]')
+        assert img.count() == 1, f"{name} does not show {fig}.png"
+        img.scroll_into_view_if_needed()
+        size = img.evaluate(   # lazy images load when scrolled to: wait for their load (or error) event
+            "i => new Promise(r => { const done = () => r([i.naturalWidth, i.getBoundingClientRect().width]);"
+            " if (i.complete) done(); else { i.addEventListener('load', done); i.addEventListener('error', done); } })")
+        assert size[0] > 0 and size[1] > 0, f"{fig}.png did not load on {name}"
+        img.screenshot(path=shots / f'docs_{fig}.png')

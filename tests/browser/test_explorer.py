@@ -1,5 +1,7 @@
 """The explorer notebook in JupyterLab, as a reader uses it: open it, run all cells, see the widgets, move the slider,
-click Next and Prev, and see the figure change to a complete new drawing (never a half-drawn one).
+click Next and Prev, and see the figure change to a complete new drawing (never a half-drawn one), the number beside the
+slider never ahead of the image and equal to the caption's, both explorers fitting a 960-px column without scrolling
+sideways, and a new tree of the path explorer shown within 2 s of clicking Next (issue 30).
 
 The notebook is found at test time: the one whose (non-exported) cells call `explore_sweep(` or `SweepExplorer(`.
 It runs from a temporary copy of nbs/, without its `#| slow` cells (as nbdev_test runs it by default)."""
@@ -22,12 +24,15 @@ STATE = """(box) => { const imgs = [...box.querySelectorAll('.jp-OutputArea-outp
   return {imgs: imgs.map(i => { const s = i.src; let h = 0; for (let k = 0; k < s.length; k += 3) h = (h * 31 + s.charCodeAt(k)) | 0;
                                 return s.length + ':' + h; }),
           loaded: imgs.every(i => i.complete && i.naturalWidth > 0),
-          readout: (box.querySelector('.widget-readout') || {}).textContent || '',
+          readout: (box.querySelector('.explorer-readout') || box.querySelector('.widget-readout') || {}).textContent || '',
+          step: ((box.querySelector('.widget-html') || {}).textContent || '').match(/^\\s*(?:step|tree) (\\d+\\/\\d+)/)?.[1] || '',
           text: box.textContent.replace(/\\s+/g, ' ').trim()}; }"""
-# record every state the widget shows: sampled in each animation frame, i.e. just before the browser paints it
+# record every state the widget shows: sampled in each animation frame, i.e. just before the browser paints it;
+# box.__t0 is when the watch started (the action follows at once), in the frames' clock
 WATCH = """(box) => { box.__states = []; const token = {}; window.__tao_watch = token; let last = '';
+  box.__t0 = performance.now();
   const tick = (t) => { if (window.__tao_watch !== token) return;
-    const s = window.__tao_state(box), key = JSON.stringify(s.imgs);
+    const s = window.__tao_state(box), key = JSON.stringify([s.imgs, s.loaded, s.readout, s.step]);
     if (key !== last) { box.__states.push({...s, t: Math.round(t)}); last = key; }
     requestAnimationFrame(tick); };
   requestAnimationFrame(tick); }"""
@@ -140,7 +145,7 @@ def act_and_settle(page, box, action, kernel_idle, quiet=3.0, timeout=90):
         time.sleep(0.05)
     else:
         raise AssertionError(f"the drawing did not settle to a new one within {timeout} s: {before} -> {last}")
-    states = box.evaluate('(box) => { window.__tao_watch = null; return box.__states; }')
+    states = box.evaluate('(box) => { window.__tao_watch = null; return box.__states.map(s => ({...s, t: s.t - box.__t0})); }')
     return before, last, states
 
 
@@ -174,8 +179,10 @@ def _check_moves(res):
     for before, after in ((b0, a0), (b1, a1), (b2, a2)):
         assert after['imgs'] != before['imgs'] and len(after['imgs']) == n and after['loaded']
     assert a2['text'] == a0['text'] != a1['text'], "Prev after Next goes back to the step before (its caption and readout)"
-    if a0['readout'] and a0['readout'].strip().isdigit():
-        assert [int(a['readout']) for a in (a0, a1, a2)] == [int(b0['readout']) + k for k in (1, 2, 1)]
+    pos = lambda st: int(st['readout'].split('/')[0])
+    assert [pos(a) for a in (a0, a1, a2)] == [pos(b0) + k for k in (1, 2, 1)], [a['readout'] for a in (b0, a0, a1, a2)]
+    for a in (b0, a0, a1, a2):
+        assert a['readout'] == a['step'], f"the number beside the slider {a['readout']!r} is not the caption's {a['step']!r}"
 
 
 def _half_drawn(res):
@@ -186,6 +193,13 @@ def _half_drawn(res):
             if s['imgs'] not in (before['imgs'], after['imgs']):
                 out.append((step, f"{len(s['imgs'])} of {len(before['imgs'])} images", (nxt['t'] - s['t']) if nxt else None))
     return out
+
+
+def _readout_ahead(res):
+    "Painted states whose number is the new position's while the image is not yet the new one: (action, state)."
+    return [(step, {k: s[k] for k in ('readout', 'step', 'loaded', 't')})
+            for step, (before, after, states) in res.items() for s in states
+            if s['readout'] == after['readout'] and not (s['imgs'] == after['imgs'] and s['loaded'])]
 
 
 def test_sweep_explorer_slider_next_prev_change_the_figure(driven):
@@ -206,3 +220,51 @@ def test_path_explorer_slider_next_prev_change_the_figures(driven):
 def test_path_explorer_never_half_drawn(driven):
     half = _half_drawn(driven['path'])
     assert not half, f"half-drawn states shown (action, images, ms): {half}"
+
+
+def test_sweep_explorer_readout_never_ahead_of_the_image(driven):
+    "Issue 30: the number beside the slider changes with the image (after it), never before it."
+    ahead = _readout_ahead(driven['sweep'])
+    assert not ahead, f"the number showed the new position before its image was up: {ahead}"
+
+
+def test_path_explorer_readout_never_ahead_of_the_image(driven):
+    ahead = _readout_ahead(driven['path'])
+    assert not ahead, f"the number showed the new position before its image was up: {ahead}"
+
+
+def test_path_explorer_new_tree_within_2s(driven):
+    """Issue 30: clicking Next on the path explorer shows a tree not drawn before (the live cell builds a new explorer,
+    which has drawn only its opening tree; the slider moved one right, Next goes one further) within 2 s: from the
+    click to the first painted frame with the new image loaded."""
+    times = {}
+    for step, (before, after, states) in driven['path'].items():
+        shown = [s['t'] for s in states if s['imgs'] == after['imgs'] and s['loaded']]
+        assert shown, f"{step}: no painted frame showed the new image loaded: {states}"
+        times[step] = shown[0] / 1000
+    print(f"path explorer, click to new image loaded: {', '.join(f'{k} {v:.2f} s' for k, v in times.items())}")
+    assert times['next'] <= 2.0, (f"a new path tree took {times['next']:.2f} s to appear after Next (target: 2 s); "
+                                  f"all moves: {times}")
+
+
+def test_explorers_fit_a_960px_column(notebook, driven, shots):
+    """Issue 30: with the notebook's output column 960 px wide, neither explorer scrolls sideways and each image is shown
+    at its natural size (not shrunk: its text is as large as the notebook measures it)."""
+    page = notebook['page']
+    boxes = explorer_boxes(page)
+    out = boxes['sweep'].locator('xpath=ancestor::div[contains(@class, "jp-OutputArea-output")][1]')
+    vw = page.viewport_size
+    page.set_viewport_size({'width': vw['width'] - round(out.evaluate('e => e.clientWidth')) + 960, 'height': vw['height']})
+    try:
+        time.sleep(1.0)
+        for name, box in boxes.items():
+            area = box.locator('xpath=ancestor::div[contains(@class, "jp-OutputArea-output")][1]')
+            box.scroll_into_view_if_needed()
+            box.screenshot(path=shots / f'{name}_at_960px.png')
+            m = area.evaluate("""a => { const i = a.querySelector('img'); return {client: a.clientWidth, scroll: a.scrollWidth,
+                boxScroll: a.querySelector('.widget-vbox').scrollWidth, boxClient: a.querySelector('.widget-vbox').clientWidth,
+                shown: i.getBoundingClientRect().width, natural: i.naturalWidth}; }""")
+            assert m['client'] <= 960 and m['scroll'] <= m['client'] and m['boxScroll'] <= m['boxClient'], (name, m)
+            assert abs(m['shown'] - m['natural']) <= 1, f"{name}: image shown {m['shown']} px wide, drawn {m['natural']} px: {m}"
+    finally:
+        page.set_viewport_size(vw)
