@@ -254,10 +254,11 @@ def best_threshold(scores,      # (m,) scores w @ x_n
     order = np.argsort(scores, kind='stable')
     v = scores[order]
     wr, wl = np.where(is_right, weight, 0.0)[order], np.where(is_right, 0.0, weight)[order]
-    loss = np.r_[0.0, np.cumsum(wr)] + (wl.sum() - np.r_[0.0, np.cumsum(wl)])   # p = 0..m points left
+    zero = np.zeros(1)   # loss[p]: p = 0..m points left (np.concatenate: np.r_ cost as much as the rest)
+    loss = np.concatenate((zero, np.cumsum(wr))) + (wl.sum() - np.concatenate((zero, np.cumsum(wl))))
     if not len(v): return (-1.0, 0.0)
-    valid = np.r_[True, v[1:] > v[:-1], True]
-    thr = np.r_[v[0] - 1.0, v[:-1] + (v[1:] - v[:-1]) / 2, v[-1] + 1.0]
+    valid = np.concatenate(([True], v[1:] > v[:-1], [True]))
+    thr = np.concatenate(([v[0] - 1.0], v[:-1] + (v[1:] - v[:-1]) / 2, [v[-1] + 1.0]))
     loss = np.where(valid, loss, np.inf)
     tie = np.flatnonzero(loss <= loss.min() + 1e-12 * weight.sum())   # relative to the weights' scale
     p = tie[np.argmin(np.abs(thr[tie] - prefer))] if np.isfinite(prefer) else tie[0]
