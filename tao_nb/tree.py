@@ -262,7 +262,7 @@ def route(self:Tree, X):  # (N, D) float inputs
 
 # %% ../nbs/00_tree.ipynb #route-from
 def _descend_rows(X, idx, node, routing):
-    "node[k] <- the leaf row idx[k] of X reaches from node node[k], in `_route_rows`'s arithmetic."
+    "node[k] <- the leaf row idx[k] of X reaches from node[k] (as `_route_rows`)."
     indptr, indices, data, threshold, left, right = routing
     D = np.uint64(X.shape[1])
     for k in range(len(idx)):
@@ -282,7 +282,7 @@ _DESCENDER = []
 
 @patch
 def route_from(self:Tree, X, start, idx):  # finite float inputs, start node(s), rows of X
-    "`descend` compiled (`route`'s arithmetic): the leaf each row `X[idx[k]]` reaches from node `start[k]`."
+    "`descend` compiled (as `route`): the leaf each row `X[idx[k]]` reaches from node `start[k]`."
     if not _DESCENDER:
         _DESCENDER.append(compiled(fastmath={'reassoc'})(_descend_rows))
         note_compilation()

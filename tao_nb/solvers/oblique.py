@@ -138,27 +138,26 @@ def dual_bound(X, label, weight, w, c, settings, u=None):
     return float(-(Ct * f.conjugate(theta * beta)).sum())           # then shrink: theta * beta stays in it
 
 # %% ../../nbs/09_oblique_solver.ipynb #liblinear-direct
-# liblinear seeds and draws from one C random generator per process, and `warnings.catch_warnings` is
-# process-wide too: fits in threads of one process (joblib's threading backend) would race on both and
-# give different results. One fit at a time per process keeps them deterministic; processes are unaffected.
+# liblinear draws from one C random generator per process and `warnings.catch_warnings` is process-wide: fits
+# in threads of one process (joblib's threading backend) would race on both. One fit at a time per process.
 liblinear_lock = threading.Lock()
 
-try:    # scikit-learn's liblinear entry point (what `LinearSVC.fit` ends in); None: fit the estimator
+try:    # scikit-learn's liblinear entry point (None: fit the estimator)
     from sklearn.svm import _liblinear as liblinear_entry
 except ImportError: liblinear_entry = None
 LIBLINEAR_TYPES = {'svm': 5, 'logistic': 6}   # liblinear's L1R_L2LOSS_SVC and L1R_LR
 
 def _train_liblinear(X, label, sample_weight, settings, fit_intercept=True):
-    "`liblinear_l1` without the estimator: the same call `LinearSVC.fit` makes, minus its ~1 ms of checks."
+    "`liblinear_l1` without the estimator: the call `LinearSVC.fit` makes, without its checks."
     X = np.ascontiguousarray(X, dtype=np.float64)
     y = (np.asarray(label) == 1).astype(np.float64)
     sw = np.ones(len(y)) if sample_weight is None else np.ascontiguousarray(sample_weight, dtype=np.float64)
     seed = np.random.RandomState(settings.random_state).randint(np.iinfo('i').max)
     bias = settings.intercept_scaling if fit_intercept else -1.0
+    kind, args = LIBLINEAR_TYPES[settings.surrogate], (settings.node_tol, bias, settings.C, np.ones(2))
     with liblinear_lock:
-        liblinear_entry.set_verbosity_wrap(0)     # (process-wide, as the estimator sets it at each fit)
-        raw, _ = liblinear_entry.train_wrap(X, y, False, LIBLINEAR_TYPES[settings.surrogate], settings.node_tol,
-                                       bias, settings.C, np.ones(2), settings.node_max_iter, seed, 0.1, sw)
+        liblinear_entry.set_verbosity_wrap(0)     # (as the estimator does)
+        raw, _ = liblinear_entry.train_wrap(X, y, False, kind, *args, settings.node_max_iter, seed, 0.1, sw)
     w, c = raw[0].astype(np.float64), float(raw[0, -1]) * settings.intercept_scaling
     return (w[:-1], c) if fit_intercept else (w, 0.0)
 
