@@ -134,7 +134,7 @@ def profile(name):
     est, prof = TAOPathClassifier(**BASELINE), cProfile.Profile(time.process_time)
     oblique.liblinear_entry, Tree.route_from = None, lambda tree, X, start, idx: tree.descend(X, start, idx)
     prof.runcall(est.fit, Xtr, ytr)
-    st = pstats.Stats(prof).stats    # (file, line, name) -> (calls, primitive calls, own, cumulative, callers)
+    st = pstats.Stats(prof).stats    # (file, line, name) -> (calls, primitive, own, cumulative, callers)
     def part(name, file=''):
         hits = [v for k, v in st.items() if k[2] == name and file in k[0]]
         return sum(v[1] for v in hits), sum(v[3] for v in hits), sum(v[2] for v in hits)
@@ -146,7 +146,8 @@ def profile(name):
             ('node solves', '_solve_node', 'tao.py'), ('LinearSVC.fit', 'fit', 'svm/_classes'),
             ('liblinear itself (scikit-learn _fit_liblinear, own time)', '_fit_liblinear', 'svm/_base'),
             ('reduced problems (node_problems)', 'node_problems', 'tao.py'),
-            ('of which descend', 'descend', ''), ('surrogate rescale before each C', 'at_surrogate_scale', ''),
+            ('of which descend', 'descend', ''),
+            ('surrogate rescale before each C', 'at_surrogate_scale', ''),
             ('best_threshold', 'best_threshold', '')]
     for label, fn, file in rows:
         calls, cum, own = part(fn, file)
@@ -157,7 +158,7 @@ def profile(name):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--sets', default='digits,mnist5k')
-    ap.add_argument('--entry-sets', default='digits', help="the sets that also time '+ entry' (one change alone)")
+    ap.add_argument('--entry-sets', default='digits', help="sets that also time '+ entry' (one change alone)")
     ap.add_argument('--profile', default=None, help='a data set: profile its baseline fit instead')
     args = ap.parse_args()
     print(f"bench_fit: TAOPathClassifier fit CPU time, BLAS threads = 1, one process; "
