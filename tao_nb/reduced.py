@@ -70,7 +70,7 @@ def child_losses(tree:Tree, X, Y,  # the tree; (N, D) inputs; labels or (N, n_ou
     leaf_losses = getattr(loss, 'leaf_losses', None)    # leaf models of x (`Loss.leaf_losses`)
     def at(leaves):
         return loss(Y[idx], tree.value[leaves]) if leaf_losses is None else leaf_losses(X, Y, idx, leaves)
-    return at(tree.descend(X, tree.left[nodes], idx)), at(tree.descend(X, tree.right[nodes], idx))
+    return at(tree.route_from(X, tree.left[nodes], idx)), at(tree.route_from(X, tree.right[nodes], idx))
 
 def reduced_problem(loss_left, loss_right):  # (n,) losses if sent left; if right
     "Pseudo-labels (1 = right is better) and weights |loss_left - loss_right| of the node's binary problem."

