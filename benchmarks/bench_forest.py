@@ -49,8 +49,9 @@ def compare(name, Xtr, Xte, ytr, yte, trees=30, depth=8, Cs=None):
     nz = sum(e.tree_.nonzeros() for e in tao.estimators_)
     size = np.mean([len(pickle.dumps(pack_tree(e.tree_))) for e in tao.estimators_])
     print(f"{name}: {len(ytr)} train / {len(yte)} test rows, {Xtr.shape[1]} features", flush=True)
-    print(f"  TAO forest ({trees} trees, depth {depth}, C_ = {tao.C_:g} chosen on OOB errors "
-          f"{np.round(tao.oob_errors_, 4).tolist()} for C in {list(tao.Cs_)}): "
+    how = ('given' if tao.oob_errors_ is None else
+           f"chosen on OOB errors {np.round(tao.oob_errors_, 4).tolist()} for C in {list(tao.Cs_)}")
+    print(f"  TAO forest ({trees} trees, depth {depth}, C_ = {tao.C_:g} {how}): "
           f"test accuracy {tao.score(Xte, yte):.4f}, {n_tao} nodes, {nz} nonzero weights, "
           f"{size / 1e3:.1f} kB per packed tree, fit {t_tao:.0f} s", flush=True)
     print(f"  RandomForestClassifier(100): test accuracy {rf.score(Xte, yte):.4f}, {n_rf} nodes, fit {t_rf:.1f} s")

@@ -144,8 +144,10 @@ def dual_bound(X, label, weight, w, c, settings,  # as in `surrogate_objective`
 # in threads of one process (joblib's threading backend) would race on both. One fit at a time per process.
 liblinear_lock = threading.Lock()
 
-try:    # scikit-learn's liblinear entry point (None: fit the estimator)
+try:    # scikit-learn's (private) liblinear entry point, on the versions checked equal to the estimator (below)
+    import sklearn
     from sklearn.svm import _liblinear as liblinear_entry
+    if tuple(sklearn.__version__.split('.')[:2]) != ('1', '9'): liblinear_entry = None   # fit the estimator
 except ImportError: liblinear_entry = None
 LIBLINEAR_TYPES = {'svm': 5, 'logistic': 6}   # liblinear's L1R_L2LOSS_SVC and L1R_LR
 
