@@ -58,7 +58,7 @@ SURROGATES = {
                        liblinear=None, cvxpy=hinge_slack(lambda cp, xi: xi)),
 }
 
-def surrogate_loss(margin,            # margins s_n (x_n.w + c), any shape
+def surrogate_loss(margin,            # margins ỹ_n (x_n.w + c), any shape
                    surrogate='svm'):  # a name in `SURROGATES`
     "Per-point margin loss f(margin) of the surrogate named `surrogate` in `SURROGATES`."
     check_choice('surrogate', surrogate, SURROGATES)
@@ -123,7 +123,7 @@ def _signs(label): return 2.0 * (np.asarray(label) == 1) - 1.0
 
 def surrogate_objective(X, label, weight,  # (m, D) inputs; (m,) pseudo-labels, 1 = right; (m,) weights t_n
                         w, c, settings):  # (D,) weights; intercept c = -b; an `ObliqueSolver` (C, f, ...)
-    "P(w, c) = ||w||_1 + |c|/intercept_scaling + C sum_n t_n f(s_n (x_n.w + c)); C, f, ... from `settings`."
+    "P(w, c) = ||w||_1 + |c|/intercept_scaling + C sum_n t_n f(ỹ_n (x_n.w + c)); C, f, ... from `settings`."
     loss = SURROGATES[settings.surrogate].loss(_signs(label) * (X @ w + c))
     return float(np.abs(w).sum() + abs(c) / settings.intercept_scaling + settings.C * (weight * loss).sum())
 
@@ -308,7 +308,7 @@ def fit_mip(X,                   # (m, D) inputs of the node's points
             C=1.0,               # inverse weight of ||w||_1
             time_limit=2.0,      # seconds HiGHS may search
             zero_tol=1e-9):      # relative size below which a weight is exactly 0
-    "Solve min sum t_n xi_n + ||w||_1/C s.t. s_n (x_n.w - b) >= 1 - M xi_n, xi binary, with HiGHS (CVXPY)."
+    "Solve min sum t_n xi_n + ||w||_1/C s.t. ỹ_n (x_n.w - b) >= 1 - M xi_n, xi binary, with HiGHS (CVXPY)."
     import cvxpy as cp
     X, label, weight = _check_problem(X, label, weight)
     (m, D), s = X.shape, _signs(label)
