@@ -79,15 +79,11 @@ _FAR = ('a sentence quotes numbers printed far apart (a parameter beside a resul
         'sections of a print): to split it, or to quote one place (issue 29 #6, not done yet)')
 PENDING_MERGE = {
     '00_tree': (_PM, ['25', '75']),
-    '02_viz_text': (_PM, ['10']),
     '03_viz_trees': (_PM, ['16']),
-    '11_viz_oblique': (_PM, ['0.996', '10', '64']),
-    '19_demo': (_PM, ['70']),
+    '11_viz_oblique': (_PM, ['0.996']),
     '01a_datasets': (_MV, ['70,000']),
-    '10b_linear_leaves': (_FAR, ['70', '0.8819']),
     '12_path': (f'{_MV}; {_FAR}', ['0.3', '12', '20', '0.93', '0.83']),
     '13_viz_explore': (_MV, ['7.5', '16', '17', '64', '80']),
-    '14a_forest': (_FAR, ['0.64', '784']),
     '15_sdt': (f'{_MV}; {_FAR}', ['0.982', '0.996', '4.6', '20', '53', '4,000', '1,437', '200']),
     '16_haar': (f'{_MV}; {_FAR}', ['12', '14', '17', '20', '40', '60', '784', '2,056', '3,500', '4,000', '8,600',
                                    '82,425', '300', '1.5', '0.05', '5']),
