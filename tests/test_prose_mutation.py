@@ -1,17 +1,21 @@
 """The prose-number check catches wrong numbers (issue 29 #6): a mutation self-test of `tests/test_prose_numbers.py`.
 
-From every number the notebooks' and index.ipynb's prose quote and the check accepts, 200 are drawn at random (fixed
-seed) and changed the way a wrong number is typed: one digit changed (0.853 -> 0.863), two neighbouring digits swapped
-(2.3 -> 3.2, 0.83 -> 0.38) or the last digit off by one (11 -> 12). Each changed copy of its markdown cell (in memory)
-is checked against the same cells, and at least 95 % of the changes must be reported (a strict xfail while the rate is
-below: `test_catch_rate_does_not_fall` holds the rate reached, MEASURED).
+From every number the notebooks' and index.ipynb's prose quote and the check accepts (ALLOWED and PENDING_MERGE numbers
+left out), 200 are drawn at random for each of SEEDS and changed the way a wrong number is typed: one significant digit
+changed (0.853 -> 0.863), two neighbouring digits swapped (2.3 -> 3.2, 0.83 -> 0.38) or the last digit off by one
+(11 -> 12); integers of two digits up included. Each changed copy of its markdown cell (in memory) is checked as the
+real test checks it (`cell_unprinted`; in index.ipynb every row and paragraph of the cell, `index_cell_unprinted`): the
+change is caught when the check reports a number it did not report before. At least 95 % must be caught (a strict
+xfail while the rate is below: `test_catch_rate_does_not_fall` holds the rate reached, MEASURED).
 
-A change that turns a number into another number the described cells print (0.83 -> 0.85 where the cell prints both
-CART's 0.83 and TAO's 0.85) cannot be told from a right quote by any check that reads numbers, not meaning: it is
-counted as missed, not skipped (every miss is of this kind).
+A change that turns a number into another number printed where its sentence reads (0.843 -> 0.844 in a table column
+holding both, 0.211 -> 0.213 at one end of a range whose column holds both) cannot be told from a right quote by any
+check that reads numbers, not meaning: it is counted as missed, not skipped. `python tests/test_prose_mutation.py`
+prints every miss with the printed line the changed number was found on.
 
-    python tests/test_prose_mutation.py        # the catch rate and the missed changes
+    python tests/test_prose_mutation.py        # the catch rate per seed and the missed changes
 """
+import collections
 import functools
 import random
 import re
@@ -23,7 +27,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 import test_prose_numbers as P  # noqa: E402
 
-N_MUTATIONS, SEED, MIN_CAUGHT, MEASURED = 200, 0, 0.95, 0.85   # MEASURED: a floor under seed 0's rate now (0.86)
+N_MUTATIONS, SEEDS, MIN_CAUGHT, MEASURED = 200, (0, 1, 2), 0.95, 0.92   # MEASURED: a floor under the rate now (93.2 %)
 
 
 def mutate(s, rng):
@@ -48,26 +52,44 @@ def mutate(s, rng):
     return None
 
 
-def _index_units(cells):
-    return [(i, u) for i, c in enumerate(cells) if c['cell_type'] == 'markdown' for u in P._units(''.join(c['source']))]
+def _check(nb, cells, i):
+    "What the prose check reports for markdown cell `i` of notebook `nb` (its ALLOWED and PENDING_MERGE numbers skipped)."
+    allowed = P.skipped(nb.stem)
+    check = P.index_cell_unprinted if nb.name == 'index.ipynb' else P.cell_unprinted
+    return [s for s, _, _ in check(cells, i, allowed)]
 
 
 def candidates():
-    "[(notebook, cell index, number)] of the quoted numbers the check accepts as they stand."
+    "[(notebook, cell index, number)] of the quoted numbers the check accepts as they stand (ALLOWED, PENDING_MERGE left out)."
     out = []
     for nb in P.NOTEBOOKS:
-        cells, name = P._cells(nb), nb.stem
-        skip = {*P.ALLOWED.get(name, {}), *P.PENDING_MERGE.get(name, ('', []))[1]}
+        cells = P._cells(nb)
+        skip = P.skipped(nb.stem)
         for i, c in enumerate(cells):
             if c['cell_type'] != 'markdown': continue
-            bad = {s for s, _, _ in P.unprinted(nb, cells[:i] + [c] + cells[i + 1:])} if name == 'index' else \
-                {s for s, _, _ in P.cell_unprinted(cells, i)}
+            bad = set(_check(nb, cells, i))
             out += [(nb, i, s) for s, _, _ in P.quoted(''.join(c['source'])) if s not in bad and s not in skip]
     return out
 
 
+def _where(nb, cells, i, text, new):
+    "The printed line (or code line) the changed number `new` was found on, for the report of a miss."
+    if nb.name == 'index.ipynb':
+        unit = next(u for u in P._units(text) if u not in P._units(''.join(P._cells(nb)[i]['source'])))
+        blocks = list(P.index_unit_blocks(unit) or ()) + ([] if unit.lstrip().startswith('|') else
+                                                          P.cell_blocks([cells[k] for k in P.scope(cells, i)]))
+    else: blocks = P.cell_blocks([cells[k] for k in P.scope(cells, i)])
+    kind = next(k for q, k, _ in P.quoted(text) if q == new)
+    for b, l, _ in sorted(P._line_hits(new, kind, blocks)):
+        nums, line = blocks[b][1][l]
+        for x, _ in nums: line = line.replace('#', x, 1)
+        return ('code: ' if blocks[b][2] else 'printed: ') + line[:120]
+    return ''
+
+
 def caught(nb, i, s, rng):
-    "(changed number, whether the check reports it), or None if no occurrence of `s` in the cell is a quoted number."
+    """(changed number, whether the check reports what it did not before, context, where the changed number is printed)
+    for one quoted occurrence of `s` in markdown cell `i` changed by `mutate`, or None if none of them is quoted."""
     cells = P._cells(nb)
     src = ''.join(cells[i]['source'])
     spots = [m for m in re.finditer(rf'(?<![\w.\-/\[]){re.escape(s)}(?![\w\[]|\.\d)', src)]
@@ -76,19 +98,17 @@ def caught(nb, i, s, rng):
     for m in spots:
         text = src[:m.start()] + new + src[m.end():]
         if sum(q == new for q, _, _ in P.quoted(text)) <= sum(q == new for q, _, _ in P.quoted(src)): continue
+        before = collections.Counter(_check(nb, cells, i))
         cells[i] = {**cells[i], 'source': [text]}
-        if nb.name == 'index.ipynb':
-            own = P.printed_numbers(P.outputs_text(cells) + P.code_text(cells))
-            unit = next(u for u in P._units(text) if any(q == new for q, _, _ in P.quoted(u)))
-            found, printed = [q for q, _, _ in P.index_unit_unprinted(unit, own)], P.index_unit_printed(unit, own) or {}
-        else: found, printed = [q for q, _, _ in P.cell_unprinted(cells, i)], {k: v for d in P.scope_printed(cells, i) for k, v in d.items()}
-        kind = next(k for q, k, _ in P.quoted(text) if q == new)
-        return new, new in found, P.matches(new, kind, printed)
+        found = bool(collections.Counter(_check(nb, cells, i)) - before)
+        ctx = text[max(0, m.start() - 60):m.start() + len(new) + 30].replace('\n', ' ')
+        return new, found, ctx, '' if found else _where(nb, cells, i, text, new)
     return None
 
 
 @functools.lru_cache
-def run(n=N_MUTATIONS, seed=SEED):
+def run(seed, n=N_MUTATIONS):
+    "(size of the pool, [(notebook, cell, number, changed, caught, context, where)]) of `n` changes drawn with `seed`."
     rng, pool, results = random.Random(seed), candidates(), []
     for nb, i, s in rng.sample(pool, len(pool)):
         r = caught(nb, i, s, rng)
@@ -97,21 +117,27 @@ def run(n=N_MUTATIONS, seed=SEED):
     return len(pool), results
 
 
-@pytest.mark.xfail(strict=True, reason='86 % caught: index rows checked against whole cited notebooks, prose restating '
-                                       'a grid of parameters, PENDING_MERGE skips (issue 29 #6, remaining)')
+def _rate(results): return sum(r[4] for r in results) / len(results)
+
+
+def _missed(results):
+    return '\n'.join(f"  {nb} cell {i}: {s} -> {new}: ...{ctx}...  [{where}]" for nb, i, s, new, ok, ctx, where in results
+                     if not ok)
+
+
+@pytest.mark.xfail(strict=True, reason='93 % caught: changes into a number the same table prints beside its '
+                                       'neighbours (a column of close accuracies, a range inside its column), parameters '
+                                       'restated next to a grid in the code (issue 29 #6, remaining)')
 def test_wrong_numbers_are_caught():
-    pool, results = run()
-    assert len(results) >= 50, f"only {len(results)} numbers could be changed (of {pool} quoted)"
-    missed = [r for r in results if not r[4]]
-    rate = 1 - len(missed) / len(results)
-    assert rate >= MIN_CAUGHT, f"{rate:.1%} of {len(results)} changed numbers caught; missed:\n" + '\n'.join(
-        f"  {nb} cell {i}: {s} -> {new}" for nb, i, s, new, *_ in missed)
+    results = [r for seed in SEEDS for r in run(seed)[1]]
+    assert all(len(run(seed)[1]) >= 50 for seed in SEEDS), "fewer than 50 numbers could be changed"
+    assert _rate(results) >= MIN_CAUGHT, f"{_rate(results):.1%} of {len(results)} changed numbers caught; missed:\n" + \
+        _missed(results)
 
 
 def test_catch_rate_does_not_fall():
-    pool, results = run()
-    rate = sum(r[4] for r in results) / len(results)
-    assert len(results) >= 50 and rate >= MEASURED, f"{rate:.1%} of {len(results)} changed numbers caught"
+    results = [r for seed in SEEDS for r in run(seed)[1]]
+    assert len(results) >= 50 * len(SEEDS) and _rate(results) >= MEASURED, f"{_rate(results):.1%} caught:\n" + _missed(results)
 
 
 def test_mutations_are_realistic():
@@ -124,8 +150,9 @@ def test_mutations_are_realistic():
 
 
 if __name__ == '__main__':
-    pool, results = run()
-    missed = [r for r in results if not r[4]]
-    print(f"{pool} quoted numbers accepted; {len(results)} changed; caught {len(results) - len(missed)} "
-          f"({1 - len(missed) / len(results):.1%})")
-    for nb, i, s, new, *_ in missed: print(f"  missed: {nb} cell {i}: {s} -> {new}")
+    everything = []
+    for seed in SEEDS:
+        pool, results = run(seed)
+        everything += results
+        print(f"seed {seed}: {pool} quoted numbers accepted; {len(results)} changed; caught {_rate(results):.1%}")
+    print(f"all seeds: {len(everything)} changed, caught {_rate(everything):.1%}; missed:\n{_missed(everything)}")
