@@ -5,9 +5,9 @@ __version__ = "0.1.0"
 
 # %% auto #0
 __all__ = ['Tree', 'Split', 'Deskew', 'tao', 'TAOSettings', 'ObliqueSolver', 'tao_path', 'TAOPath', 'PathSettings',
-           'TAOClassifier', 'TAORegressor', 'TAOPathClassifier', 'SDTClassifier', 'HaarFeatures', 'HaarTreeClassifier',
-           'OneHotTAOClassifier', 'NonGreedyTreeClassifier', 'LinearLeafTAOClassifier', 'TAOForestClassifier',
-           'TAOForestRegressor']
+           'TAOClassifier', 'TAORegressor', 'TAOPathClassifier', 'SDTClassifier', 'FeatureSource', 'HaarFeatures',
+           'HaarSource', 'HaarTreeClassifier', 'OneHotTAOClassifier', 'NonGreedyTreeClassifier',
+           'LinearLeafTAOClassifier', 'TAOForestClassifier', 'TAOForestRegressor']
 
 # %% ../nbs/20_api.ipynb #54e89de3
 from .tree import Tree, Split
@@ -19,7 +19,8 @@ from .estimators import TAOClassifier, TAORegressor, TAOPathClassifier
 import importlib
 
 # the methods with compiled kernels (numba) load when first named: `import tao_nb` compiles nothing
-_LAZY = {'SDTClassifier': 'sdt', 'HaarFeatures': 'haar', 'HaarTreeClassifier': 'haar',
+_LAZY = {'SDTClassifier': 'sdt', 'FeatureSource': 'sdt', 'HaarFeatures': 'haar', 'HaarSource': 'haar',
+         'HaarTreeClassifier': 'haar',
          'OneHotTAOClassifier': 'ohmr', 'NonGreedyTreeClassifier': 'nongreedy',
          'LinearLeafTAOClassifier': 'linear_leaves', 'TAOForestClassifier': 'forest', 'TAOForestRegressor': 'forest'}
 
@@ -31,6 +32,6 @@ def __getattr__(name):
 def __dir__(): return sorted([*globals(), *_LAZY])
 
 _all_ = ['Tree', 'Split', 'Deskew', 'tao', 'TAOSettings', 'ObliqueSolver', 'tao_path', 'TAOPath',
-         'PathSettings', 'TAOClassifier', 'TAORegressor', 'TAOPathClassifier', 'SDTClassifier',
-         'HaarFeatures', 'HaarTreeClassifier', 'OneHotTAOClassifier', 'NonGreedyTreeClassifier',
+         'PathSettings', 'TAOClassifier', 'TAORegressor', 'TAOPathClassifier', 'SDTClassifier', 'FeatureSource',
+         'HaarFeatures', 'HaarSource', 'HaarTreeClassifier', 'OneHotTAOClassifier', 'NonGreedyTreeClassifier',
          'LinearLeafTAOClassifier', 'TAOForestClassifier', 'TAOForestRegressor']

@@ -97,14 +97,14 @@ class HaarFeatures(TransformerMixin, BaseEstimator):
                  stride=1,             # step between filter positions
                  dtype='float32',      # output dtype
                  chunk_size=None,      # images per chunk in `transform` (None: within `HAAR_CHUNK_BYTES`)
-                 deskew=False):        # shear each image upright first (`deskew_images`; not in the SDT paper)
+                 deskew=False):        # shear images upright first (`deskew_images`; not SDT's)
         self.image_shape, self.families, self.cell_sizes = image_shape, families, cell_sizes
         self.stride, self.dtype, self.chunk_size, self.deskew = stride, dtype, chunk_size, deskew
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.transformer_tags.preserves_dtype = [np.dtype(self.dtype).name]  # `dtype`, whatever the input
-        tags.input_tags.positive_only = bool(self.deskew)   # pixel intensities: the mass `deskew_images` moves
+        tags.input_tags.positive_only = bool(self.deskew)   # intensities: the mass deskewing moves
         return tags
 
     def transform(self, X):  # (N, H, W) images, or (N, H*W) rows of the fitted shape
