@@ -7,6 +7,7 @@ test accuracy.
 
     python benchmarks/bench_fit.py [--sets digits,mnist5k] [--entry-sets digits]
     python benchmarks/bench_fit.py --profile digits     # where the baseline's CPU seconds go (cProfile)
+    python benchmarks/bench_fit.py --cd --entry-sets none  # also `TAOPathClassifier(solver='cd')`
 
 Baseline: the configuration before issue 28 part 2, its parameters written out (four starts, 8 values of C
 from 10 to 10**-1.5, node_tol 1e-2, at most 14 sweeps per C, tol 5e-3), with every node fit through
@@ -14,6 +15,7 @@ scikit-learn's `LinearSVC` estimator (`oblique.liblinear_entry = None`) and the 
 routed by numpy's `Tree.descend` (the code before). '+ entry': the same with node fits through liblinear's
 entry point (`liblinear_l1`, 09). New: the default `TAOPathClassifier(random_state=0)` with both that and the
 compiled `Tree.route_from` (00) in the reduced problems (05).
+'new + cd': the new default with solver='cd' (warm-started coordinate descent at the nodes, `fit_cd`, 09).
 A small fit first compiles the numba kernels, so that neither timed fit pays for that.
 """
 import os
@@ -63,7 +65,7 @@ def describe(est, Xte, yte):
             f"test accuracy {est.score(Xte, yte):.4f}, sweeps {est.n_iter_}")
 
 
-def run(name, with_entry):
+def run(name, with_entry, with_cd=False):
     X, y = load(name)
     Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.3, random_state=0, stratify=y)
     print(f"\n{name}: {len(Xtr)} train / {len(Xte)} test points, {X.shape[1]} features", flush=True)
@@ -75,6 +77,12 @@ def run(name, with_entry):
     if with_entry: print(f"  + entry   fit {t_entry:8.2f} CPU s   {describe(entry, Xte, yte)}", flush=True)
     t_new = timed_fit(new, Xtr, ytr)
     print(f"  new       fit {t_new:8.2f} CPU s   {describe(new, Xte, yte)}", flush=True)
+    if with_cd:
+        cd = TAOPathClassifier(random_state=0, solver='cd')
+        t_cd = timed_fit(cd, Xtr, ytr)
+        print(f"  new + cd  fit {t_cd:8.2f} CPU s   {describe(cd, Xte, yte)}", flush=True)
+        print(f"  ratio baseline / new + cd: {t_base / t_cd:.2f}, new / new + cd: {t_new / t_cd:.2f}; same test "
+              f"predictions as new: {np.array_equal(cd.predict(Xte), new.predict(Xte))}", flush=True)
     others = (entry, new) if with_entry else (new,)
     same = all(np.array_equal(a.predict(Xte), base.predict(Xte)) for a in others)
     print(f"  ratio baseline / new: {t_base / t_new:.2f} (baseline / + entry: {t_base / t_entry:.2f}); "
@@ -159,6 +167,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--sets', default='digits,mnist5k')
     ap.add_argument('--entry-sets', default='digits', help="sets that also time '+ entry' (one change alone)")
+    ap.add_argument('--cd', action='store_true', help="also time solver='cd' (warm-started node fits, 09)")
     ap.add_argument('--profile', default=None, help='a data set: profile its baseline fit instead')
     args = ap.parse_args()
     print(f"bench_fit: TAOPathClassifier fit CPU time, BLAS threads = 1, one process; "
@@ -167,7 +176,7 @@ def main():
     TAOPathClassifier(Cs=[1.0], max_depths=3, random_state=0).fit(Xw[:300], yw[:300])   # compiles the kernels
     if args.profile: profile(args.profile)
     else:
-        for name in args.sets.split(','): run(name, name in args.entry_sets.split(','))
+        for name in args.sets.split(','): run(name, name in args.entry_sets.split(','), args.cd)
 
 
 if __name__ == '__main__':

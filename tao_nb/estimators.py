@@ -40,7 +40,7 @@ SPLIT_TYPES = {'axis': lambda est: best_axis_split, 'oblique': _oblique_solver}
 _INIT = [Options(tuple(INITS)), Tree, BaseEstimator]   # a name in `INITS`, a `Tree` or a fitted tree
 _COMMON = {'max_iter': [Interval(numbers.Integral, 0)], 'tol': [Interval(numbers.Real, 0)],
            'node_tol': [Interval(numbers.Real, 0, closed='neither')],
-           'solver': [Options(('liblinear', 'cvxpy'))], 'surrogate': [Options(tuple(SURROGATES))],
+           'solver': [Options(('liblinear', 'cvxpy', 'cd'))], 'surrogate': [Options(tuple(SURROGATES))],
            'n_jobs': [None, Interval(numbers.Integral)], 'scaling': [Options(SCALINGS)],
            'random_state': [None, Interval(numbers.Integral, 0), np.random.RandomState]}
 _CLASS_WEIGHT = [None, dict, Options(('balanced',))]
