@@ -210,12 +210,12 @@ def fit_liblinear(X,               # (m, D) inputs of the node's points
 
 # %% ../../nbs/09_oblique_solver.ipynb #cd-kernel
 @compiled()
-def _cd_line_search(Xt, s, Ct, w, b, q, j, d, gl):  # q: sum_n Ct_n x_nj^2; d: the Newton step; gl: dL/dw_j
+def _cd_line_search(Xt, s, Ct, w, b, q, j, d, gl):  # q = sum_n Ct_n x_nj^2, gl = dL/dw_j
     "liblinear's line search on coordinate j (sufficient decrease, halving d); w[j], b = 1 - s (w.x) updated."
     delta, d_old, loss_old = abs(w[j] + d) - abs(w[j]) + gl * d, 0.0, 0.0
     for ls in range(20):
         dd, cond = d_old - d, abs(w[j] + d) - abs(w[j]) - 0.01 * delta
-        if q * d * d + gl * d + cond <= 0.0:               # the bound on the loss's change already suffices
+        if q * d * d + gl * d + cond <= 0.0:               # a bound on the loss's change suffices
             b += dd * s * Xt[j]
             w[j] += d
             return
@@ -227,7 +227,7 @@ def _cd_line_search(Xt, s, Ct, w, b, q, j, d, gl):  # q: sum_n Ct_n x_nj^2; d: t
             return
         d_old, d, delta = d, d / 2, delta / 2
     w[j] += d
-    b[:] = 1.0 - s * (w @ Xt)                                 # (as liblinear, after 20 halvings: recompute b)
+    b[:] = 1.0 - s * (w @ Xt)                                 # (as liblinear: recompute b)
 @compiled()
 def _cd_coordinate(Xt, s, Ct, w, b, q, j):
     "Gradient, Newton step and line search on coordinate j: (g - 1, g + 1), g = dL/dw_j before the step."
@@ -243,7 +243,7 @@ def _cd_coordinate(Xt, s, Ct, w, b, q, j):
 
 # %% ../../nbs/09_oblique_solver.ipynb #cd-loop
 @compiled()
-def _cd_pass(Xt, s, Ct, w, b, q, index, active, cut):  # index[:active]: the active coordinates
+def _cd_pass(Xt, s, Ct, w, b, q, index, active, cut):
     "One pass in random order, shrinking a w_j = 0 with |g_j| < 1 - cut: (active, max, sum of violations)."
     np.random.shuffle(index[:active])
     p, vmax, vsum = 0, 0.0, 0.0
@@ -251,7 +251,7 @@ def _cd_pass(Xt, s, Ct, w, b, q, index, active, cut):  # index[:active]: the act
         j = index[p]
         wj = w[j]
         gn, gp = _cd_coordinate(Xt, s, Ct, w, b, q[j], j)
-        if wj == 0.0 and gp > cut and gn < -cut:             # shrink: out of the active set for now
+        if wj == 0.0 and gp > cut and gn < -cut:  # shrink
             active -= 1
             index[p], index[active] = index[active], index[p]
             continue
@@ -259,7 +259,7 @@ def _cd_pass(Xt, s, Ct, w, b, q, index, active, cut):  # index[:active]: the act
         vmax, vsum, p = max(vmax, v), vsum + v, p + 1
     return active, vmax, vsum
 @compiled()
-def _cd_l1_sqhinge(Xt, s, Ct, w, eps, max_iter, seed):  # Xt (D, m); w (D,): the start, overwritten
+def _cd_l1_sqhinge(Xt, s, Ct, w, eps, max_iter, seed):  # Xt (D, m); w: the start, overwritten
     "liblinear's CD on ||w||_1 + sum_n Ct_n max(0, 1 - s_n w.x_n)^2 from w; its stop: violations <= eps * ref."
     (D, m), warm = Xt.shape, np.any(w != 0.0)
     np.random.seed(seed)
@@ -271,7 +271,7 @@ def _cd_l1_sqhinge(Xt, s, Ct, w, eps, max_iter, seed):  # Xt (D, m); w (D,): the
         it, ref = it + 1, ref if warm or it > 0 else vsum
         if vsum > eps * ref: cut = vmax / m
         elif active == D: break
-        else: active, cut = D, np.inf                        # converged on the active set: check all
+        else: active, cut = D, np.inf
     return it
 
 # %% ../../nbs/09_oblique_solver.ipynb #cd-fit
@@ -522,14 +522,30 @@ def rescale(self:ObliqueSolver, X,                    # (m, D) inputs of the nod
     return None if a == 1.0 else Split(-1, a * w, a * b)
 
 # %% ../../nbs/09_oblique_solver.ipynb #warm-start
+def _svm_scale(gamma, Ct, A):
+    "`surrogate_scale` of the squared hinge in closed form: its slope is piecewise linear, breaks at 1/gamma_n."
+    neg, pos = gamma <= 0, gamma > 0
+    g, c = -np.sort(-gamma[pos]), Ct[pos][np.argsort(-gamma[pos])]
+    s0, s1 = A - 2 * (Ct[neg] * gamma[neg]).sum(), 2 * (Ct[neg] * gamma[neg] ** 2).sum()
+    p1 = np.concatenate((np.cumsum((c * g)[::-1])[::-1], [0.0]))
+    p2 = np.concatenate((np.cumsum((c * g * g)[::-1])[::-1], [0.0]))
+    if s0 - 2 * p1[0] >= 0: return 1.0
+    with np.errstate(divide='ignore', invalid='ignore'):
+        root = (2 * p1 - s0) / (s1 + 2 * p2)
+    ok = (root >= np.concatenate(([0.0], 1 / g)) * (1 - 1e-12)) & (root <= np.concatenate((1 / g, [np.inf])))
+    return float(root[np.argmax(ok)]) if ok.any() else None
+
 @patch
 def warm_start(self:ObliqueSolver, X, label, weight,  # as in `ObliqueSolver.rescale`
                current:Split=None):
     "(w, c) for solver 'cd' to start from: the current split at its surrogate scale (None: other solvers)."
     if self.solver != 'cd' or current is None or current.weights is None or not np.any(current.weights):
         return None
-    split = self.rescale(X, label, weight, current) or current
-    return np.asarray(split.weights, dtype=np.float64), -float(split.threshold)
+    w, b = np.asarray(current.weights, dtype=np.float64), float(current.threshold)
+    A = np.abs(w).sum() + abs(b) / self.intercept_scaling
+    a = _svm_scale(_signs(label) * (X @ w - b), self.C * np.asarray(weight, dtype=np.float64), A)
+    if a is None: a = surrogate_scale(X, label, weight, w, b, self.C, self.surrogate, self.intercept_scaling)
+    return a * w, -a * b
 
 # %% ../../nbs/09_oblique_solver.ipynb #f082da74
 @patch
