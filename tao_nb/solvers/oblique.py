@@ -537,7 +537,7 @@ def _svm_scale(gamma, Ct, A):
 
 @patch
 def warm_start(self:ObliqueSolver, X, label, weight,  # as in `ObliqueSolver.rescale`
-               current:Split=None):
+               current:Split=None):  # the node's current split
     "(w, c) for solver 'cd' to start from: the current split at its surrogate scale (None: other solvers)."
     if self.solver != 'cd' or current is None or current.weights is None or not np.any(current.weights):
         return None
