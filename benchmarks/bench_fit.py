@@ -7,9 +7,6 @@ test accuracy.
 
     python benchmarks/bench_fit.py [--sets digits,mnist5k] [--entry-sets digits]
     python benchmarks/bench_fit.py --profile digits     # where the baseline's CPU seconds go (cProfile)
-    python benchmarks/bench_fit.py --cd --entry-sets none  # also `TAOPathClassifier(solver='cd')`
-    python benchmarks/bench_fit.py --node-solves digits    # each node solve: liblinear vs fit_cd cold / warm
-    python benchmarks/bench_fit.py --replay-seeds 1,2,3,4  # the stopping rule on other splits of digits
 
 Baseline: the configuration before issue 28 part 2, its parameters written out (four starts, 8 values of C
 from 10 to 10**-1.5, node_tol 1e-2, at most 14 sweeps per C, tol 5e-3), with every node fit through
@@ -17,7 +14,6 @@ scikit-learn's `LinearSVC` estimator (`oblique.liblinear_entry = None`) and the 
 routed by numpy's `Tree.descend` (the code before). '+ entry': the same with node fits through liblinear's
 entry point (`liblinear_l1`, 09). New: the default `TAOPathClassifier(random_state=0)` with both that and the
 compiled `Tree.route_from` (00) in the reduced problems (05).
-'new + cd': the new default with solver='cd' (warm-started coordinate descent at the nodes, `fit_cd`, 09).
 A small fit first compiles the numba kernels, so that neither timed fit pays for that.
 """
 import os
@@ -67,7 +63,7 @@ def describe(est, Xte, yte):
             f"test accuracy {est.score(Xte, yte):.4f}, sweeps {est.n_iter_}")
 
 
-def run(name, with_entry, with_cd=False):
+def run(name, with_entry):
     X, y = load(name)
     Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.3, random_state=0, stratify=y)
     print(f"\n{name}: {len(Xtr)} train / {len(Xte)} test points, {X.shape[1]} features", flush=True)
@@ -79,12 +75,6 @@ def run(name, with_entry, with_cd=False):
     if with_entry: print(f"  + entry   fit {t_entry:8.2f} CPU s   {describe(entry, Xte, yte)}", flush=True)
     t_new = timed_fit(new, Xtr, ytr)
     print(f"  new       fit {t_new:8.2f} CPU s   {describe(new, Xte, yte)}", flush=True)
-    if with_cd:
-        cd = TAOPathClassifier(random_state=0, solver='cd')
-        t_cd = timed_fit(cd, Xtr, ytr)
-        print(f"  new + cd  fit {t_cd:8.2f} CPU s   {describe(cd, Xte, yte)}", flush=True)
-        print(f"  ratio baseline / new + cd: {t_base / t_cd:.2f}, new / new + cd: {t_new / t_cd:.2f}; same test "
-              f"predictions as new: {np.array_equal(cd.predict(Xte), new.predict(Xte))}", flush=True)
     others = (entry, new) if with_entry else (new,)
     same = all(np.array_equal(a.predict(Xte), base.predict(Xte)) for a in others)
     print(f"  ratio baseline / new: {t_base / t_new:.2f} (baseline / + entry: {t_base / t_entry:.2f}); "
@@ -165,72 +155,19 @@ def profile(name):
         print(f"  {label:<58} {calls:6d} calls {sec:8.2f} s  {sec / total:6.1%}")
 
 
-def node_solves(name):
-    """Each liblinear node solve of the default fit (its trees unchanged), solved again by `fit_cd` from 0 and
-    from the node's current split at its surrogate scale (`warm_start`): CPU seconds and objectives."""
-    import dataclasses
-    from tao_nb.solvers.oblique import ObliqueSolver, fit_cd
-    X, y = load(name)
-    Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.3, random_state=0, stratify=y)
-    rows, current, call, surrogate = [], [None], ObliqueSolver.__call__, ObliqueSolver.fit_surrogate
-    def spy_call(self, X, label, weight, cur=None):
-        current[0] = cur
-        return call(self, X, label, weight, cur)
-    def spy_fit(self, X, label, weight, start=None):
-        cd, t = dataclasses.replace(self, solver='cd'), time.process_time()
-        lib = surrogate(self, X, label, weight)
-        t_lib, cur = time.process_time() - t, current[0]
-        warm = cd.warm_start(X, label, weight, cur) if cur is not None and len(cur.weights) == X.shape[1] else None
-        if warm is None: return lib
-        t = time.process_time(); cold = fit_cd(X, label, weight, cd); t_cold = time.process_time() - t
-        t = time.process_time(); hot = fit_cd(X, label, weight, cd, warm); t_warm = time.process_time() - t
-        change = np.abs(np.r_[lib.w - warm[0], -lib.b - warm[1]]).sum() / max(np.abs(np.r_[lib.w, lib.b]).sum(), 1e-300)
-        rows.append((t_lib, t_cold, t_warm, cold.objective / lib.objective, hot.objective / lib.objective, change))
-        return lib
-    ObliqueSolver.__call__, ObliqueSolver.fit_surrogate = spy_call, spy_fit
-    try: est = TAOPathClassifier(random_state=0).fit(Xtr, ytr)
-    finally: ObliqueSolver.__call__, ObliqueSolver.fit_surrogate = call, surrogate
-    r = np.array(rows)
-    print(f"\nnode solves of the default fit on {name} with a current split ({len(r)}; {describe(est, Xte, yte)})")
-    print(f"  CPU s: liblinear {r[:, 0].sum():.2f}, fit_cd from 0 {r[:, 1].sum():.2f}, fit_cd warm {r[:, 2].sum():.2f}")
-    for q in (10, 50, 90, 99):
-        print(f"  {q:2d}th percentile: objective / liblinear's from 0 {np.percentile(r[:, 3], q):.6f}, warm "
-              f"{np.percentile(r[:, 4], q):.6f}; |solution - warm start|_1 / |solution|_1 {np.percentile(r[:, 5], q):.3f}")
-    for lo, hi in ((0, 0.1), (0.1, 0.5), (0.5, np.inf)):
-        k = (r[:, 5] >= lo) & (r[:, 5] < hi)
-        print(f"  relative change in [{lo}, {hi}): {k.sum():4d} solves, CPU s liblinear {r[k, 0].sum():.2f}, "
-              f"fit_cd from 0 {r[k, 1].sum():.2f}, warm {r[k, 2].sum():.2f}")
-
-
-def replay_seeds(name, seeds):
-    "The stopping rule replayed on other splits (random_state of the split): the default fit's paths."
-    X, y = load(name)
-    for seed in seeds:
-        Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.3, random_state=seed, stratify=y)
-        est = TAOPathClassifier(random_state=0).fit(Xtr, ytr)
-        print(f"\n{name}, split seed {seed}: {describe(est, Xte, yte)}")
-        replay(est, [(i, d) for i in ('cart', 'oblique') for d in (8, 12)], math.ceil(0.2 * len(ytr)), Xte, yte)
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--sets', default='digits,mnist5k')
     ap.add_argument('--entry-sets', default='digits', help="sets that also time '+ entry' (one change alone)")
-    ap.add_argument('--cd', action='store_true', help="also time solver='cd' (warm-started node fits, 09)")
-    ap.add_argument('--node-solves', default=None, help="a data set: liblinear's node solves against fit_cd's")
-    ap.add_argument('--replay-seeds', default=None, help='split seeds: replay the stopping rule on digits')
     ap.add_argument('--profile', default=None, help='a data set: profile its baseline fit instead')
     args = ap.parse_args()
     print(f"bench_fit: TAOPathClassifier fit CPU time, BLAS threads = 1, one process; "
           f"load average at start {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores", flush=True)
     Xw, yw = load_digits(return_X_y=True)
-    for solver in ('liblinear', 'cd'):                                                     # compiles the kernels
-        TAOPathClassifier(Cs=[1.0], max_depths=3, random_state=0, solver=solver).fit(Xw[:300], yw[:300])
+    TAOPathClassifier(Cs=[1.0], max_depths=3, random_state=0).fit(Xw[:300], yw[:300])   # compiles the kernels
     if args.profile: profile(args.profile)
-    elif args.node_solves: node_solves(args.node_solves)
-    elif args.replay_seeds: replay_seeds('digits', [int(k) for k in args.replay_seeds.split(',')])
     else:
-        for name in args.sets.split(','): run(name, name in args.entry_sets.split(','), args.cd)
+        for name in args.sets.split(','): run(name, name in args.entry_sets.split(','))
 
 
 if __name__ == '__main__':

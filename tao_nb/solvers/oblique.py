@@ -5,8 +5,7 @@
 # %% auto #0
 __all__ = ['SURROGATES', 'liblinear_lock', 'LIBLINEAR_TYPES', 'Surrogate', 'hinge_slack', 'surrogate_loss',
            'check_solver_options', 'ObliqueSolver', 'SurrogateFit', 'surrogate_objective', 'dual_bound', 'liblinear_l1',
-           'fit_liblinear', 'fit_cd', 'fit_cvxpy', 'best_threshold', 'node_objective', 'MIPFit', 'fit_mip',
-           'surrogate_scale']
+           'fit_liblinear', 'fit_cvxpy', 'best_threshold', 'node_objective', 'MIPFit', 'fit_mip', 'surrogate_scale']
 
 # %% ../../nbs/09_oblique_solver.ipynb #23e27fff
 import threading
@@ -21,7 +20,7 @@ from scipy.special import expit, xlogy
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LogisticRegression
 from sklearn.svm import LinearSVC
-from ..tree import Tree, Split, compiled, note_compilation
+from ..tree import Tree, Split
 from ..base import check_param, check_choice
 
 # %% ../../nbs/09_oblique_solver.ipynb #4aed7bc9
@@ -66,12 +65,11 @@ def surrogate_loss(margin,            # margins ỹ_n (x_n.w + c), any shape
     return SURROGATES[surrogate].loss(np.asarray(margin, dtype=np.float64))
 
 # %% ../../nbs/09_oblique_solver.ipynb #6aee8e36
-def check_solver_options(solver,      # 'liblinear', 'cvxpy' or 'cd'
+def check_solver_options(solver,      # 'liblinear' or 'cvxpy'
                          surrogate):  # a name in `SURROGATES`
     "Clear errors for the oblique node solver's options, read from `SURROGATES`."
-    check_choice('solver', solver, ('liblinear', 'cvxpy', 'cd'))
+    check_choice('solver', solver, ('liblinear', 'cvxpy'))
     check_choice('surrogate', surrogate, SURROGATES)
-    if solver == 'cd' and surrogate != 'svm': raise ValueError("solver='cd' solves surrogate='svm' only")
     if solver == 'liblinear' and SURROGATES[surrogate].liblinear is None:
         raise ValueError(f"surrogate={surrogate!r} needs solver='cvxpy' (liblinear cannot solve it)")
 
@@ -81,7 +79,7 @@ class ObliqueSolver:
     "Settings of the sparse oblique node solver; called on a node problem, it is the solver."
     C: float = 1.0                  # lambda = 1/C in E = loss + lambda * sum ||w_i||_1
     surrogate: str = 'svm'          # a name in `SURROGATES`: 'svm' (squared hinge, the paper's), ...
-    solver: str = 'liblinear'       # 'liblinear' (fast), 'cvxpy' (a certified gap), 'cd' (warm-started)
+    solver: str = 'liblinear'       # 'liblinear' (fast) or 'cvxpy' (the surrogate with a certified gap)
     refit_threshold: bool = True    # also try the exact best threshold for the new w
     intercept_scaling: float = 1.0  # the surrogate's bias penalty |c|/intercept_scaling (liblinear's)
     node_tol: float = 1e-4          # liblinear's tolerance (CVXPY's: `fit_cvxpy`'s `tol`)
@@ -207,92 +205,6 @@ def fit_liblinear(X,               # (m, D) inputs of the node's points
     w, c = liblinear_l1(X, label, weight, settings)
     args = (X, label, weight, w, c, settings)
     return SurrogateFit(w, -c, surrogate_objective(*args), dual_bound(*args), 'liblinear')
-
-# %% ../../nbs/09_oblique_solver.ipynb #cd-kernel
-@compiled()
-def _cd_line_search(Xt, s, Ct, w, b, q, j, d, gl):  # q = sum_n Ct_n x_nj^2, gl = dL/dw_j
-    "liblinear's line search on coordinate j (sufficient decrease, halving d); w[j], b = 1 - s (w.x) updated."
-    delta, d_old, loss_old = abs(w[j] + d) - abs(w[j]) + gl * d, 0.0, 0.0
-    for ls in range(20):
-        dd, cond = d_old - d, abs(w[j] + d) - abs(w[j]) - 0.01 * delta
-        if q * d * d + gl * d + cond <= 0.0:               # a bound on the loss's change suffices
-            b += dd * s * Xt[j]
-            w[j] += d
-            return
-        if ls == 0: loss_old = (Ct * np.maximum(b, 0.0) ** 2).sum()
-        b += dd * s * Xt[j]
-        loss_new = (Ct * np.maximum(b, 0.0) ** 2).sum()
-        if cond + loss_new - loss_old <= 0.0:
-            w[j] += d
-            return
-        d_old, d, delta = d, d / 2, delta / 2
-    w[j] += d
-    b[:] = 1.0 - s * (w @ Xt)                                 # (as liblinear: recompute b)
-@compiled()
-def _cd_coordinate(Xt, s, Ct, w, b, q, j):
-    "Gradient, Newton step and line search on coordinate j: (g - 1, g + 1), g = dL/dw_j before the step."
-    gl, h = 0.0, 0.0
-    for i in range(len(b)):
-        if b[i] > 0.0:
-            v = s[i] * Xt[j, i]
-            gl, h = gl - 2.0 * Ct[i] * v * b[i], h + 2.0 * Ct[i] * v * v
-    h, gp, gn = max(h, 1e-12), gl + 1.0, gl - 1.0
-    d = -gp / h if gp < h * w[j] else (-gn / h if gn > h * w[j] else -w[j])
-    if abs(d) >= 1e-12: _cd_line_search(Xt, s, Ct, w, b, q, j, d, gl)
-    return gn, gp
-
-# %% ../../nbs/09_oblique_solver.ipynb #cd-loop
-@compiled()
-def _cd_pass(Xt, s, Ct, w, b, q, index, active, cut):
-    "One pass in random order, shrinking a w_j = 0 with |g_j| < 1 - cut: (active, max, sum of violations)."
-    np.random.shuffle(index[:active])
-    p, vmax, vsum = 0, 0.0, 0.0
-    while p < active:
-        j = index[p]
-        wj = w[j]
-        gn, gp = _cd_coordinate(Xt, s, Ct, w, b, q[j], j)
-        if wj == 0.0 and gp > cut and gn < -cut:  # shrink
-            active -= 1
-            index[p], index[active] = index[active], index[p]
-            continue
-        v = (-gp if gp < 0.0 else max(gn, 0.0)) if wj == 0.0 else abs(gp if wj > 0.0 else gn)
-        vmax, vsum, p = max(vmax, v), vsum + v, p + 1
-    return active, vmax, vsum
-@compiled()
-def _cd_l1_sqhinge(Xt, s, Ct, w, eps, max_iter, seed):  # Xt (D, m); w: the start, overwritten
-    "liblinear's CD on ||w||_1 + sum_n Ct_n max(0, 1 - s_n w.x_n)^2 from w; its stop: violations <= eps * ref."
-    (D, m), warm = Xt.shape, np.any(w != 0.0)
-    np.random.seed(seed)
-    q, b, index, ref = (Ct * Xt * Xt).sum(axis=1), 1.0 - s * (w @ Xt), np.arange(D), 0.0
-    if warm: ref = _cd_pass(Xt, s, Ct, np.zeros(D), np.ones(m), q, index, D, np.inf)[2]   # a pass from 0
-    active, cut, it = D, np.inf, 0
-    while it < max_iter:
-        active, vmax, vsum = _cd_pass(Xt, s, Ct, w, b, q, index, active, cut)
-        it, ref = it + 1, ref if warm or it > 0 else vsum
-        if vsum > eps * ref: cut = vmax / m
-        elif active == D: break
-        else: active, cut = D, np.inf
-    return it
-
-# %% ../../nbs/09_oblique_solver.ipynb #cd-fit
-def fit_cd(X, label, weight,  # the node problem, as in `fit_liblinear`
-           settings=None,     # an `ObliqueSolver` (surrogate 'svm'): C, intercept_scaling, node_tol, ...
-           start=None):       # (w, c) to start from (None: 0)
-    "Minimize the L1 squared-hinge surrogate P by liblinear's coordinate descent, from `start`."
-    settings = settings or ObliqueSolver(solver='cd')
-    if settings.surrogate != 'svm': raise ValueError("fit_cd solves surrogate='svm' only")
-    X, label, weight = _check_problem(X, label, weight)
-    if len(np.unique(label)) < 2: raise ValueError("the surrogate needs points of both pseudo-labels")
-    (m, D), k = X.shape, settings.intercept_scaling
-    Xt, w = np.empty((D + 1, m)), np.zeros(D + 1)                  # the bias: a feature of value k
-    Xt[:D], Xt[D] = X.T, k
-    if start is not None: w[:D], w[D] = start[0], start[1] / k
-    n_pos = int(label.sum())
-    eps = settings.node_tol * min(n_pos, m - n_pos) / m              # liblinear's, for L1R_L2LOSS_SVC
-    note_compilation()
-    _cd_l1_sqhinge(Xt, _signs(label), settings.C * weight, w, eps, settings.node_max_iter, settings.random_state)
-    args = (X, label, weight, w[:D], float(w[D]) * k, settings)
-    return SurrogateFit(w[:D], -args[4], surrogate_objective(*args), dual_bound(*args), 'cd')
 
 # %% ../../nbs/09_oblique_solver.ipynb #b6767a2f
 def fit_cvxpy(X,                        # (m, D) inputs of the node's points
@@ -424,22 +336,20 @@ def fit_mip(X,                   # (m, D) inputs of the node's points
 @patch
 def fit_surrogate(self:ObliqueSolver, X,        # (m, D) inputs of the node's points
                                       label,    # (m,) pseudo-labels, 1 = right
-                                      weight,   # (m,) nonnegative sample weights t_n
-                                      start=None):  # (w, c) for solver 'cd' to start from (None: 0)
+                                      weight):  # (m,) nonnegative sample weights t_n
     "The surrogate's solution on one node problem (both pseudo-labels needed), by `self.solver`."
-    if self.solver == 'cd': return fit_cd(X, label, weight, self, start)
     fit = fit_cvxpy if self.solver == 'cvxpy' else fit_liblinear
     return fit(X, label, weight, self)
 
 # %% ../../nbs/09_oblique_solver.ipynb #246bcddc
 @patch
 def candidates(self:ObliqueSolver, X, label, weight,  # as in `ObliqueSolver.fit_surrogate`
-               max_nonzeros=None, start=None):  # most nonzeros of a candidate (None: any); for 'cd'
+               max_nonzeros=None):  # the most nonzero weights a candidate may have (None: any)
     "Candidate (w, b) pairs, sparsest first, none with over `max_nonzeros` nonzero weights (default: any)."
     D = X.shape[1]
     out = [(np.zeros(D), best_threshold(np.zeros(len(label)), label, weight)[0])]
     if len(np.unique(label)) < 2 or max_nonzeros == 0: return out
-    fit = self.fit_surrogate(X, label, weight, start)
+    fit = self.fit_surrogate(X, label, weight)
     if fit.w is None:
         warnings.warn(f"CVXPY failed on a node problem (status {fit.status}); the node keeps its parameters",
                       RuntimeWarning)
@@ -475,9 +385,8 @@ def __call__(self:ObliqueSolver, X, label, weight, current:Split=None):
         cw = np.asarray(current.weights, dtype=np.float64)
         cur = node_objective(X, label, weight, cw, current.threshold, lam)
         if self.nonzero_budget: budget = int(np.count_nonzero(cw))
-    start = self.warm_start(X, label, weight, current) if self.solver == 'cd' else None
     best, best_obj = None, np.inf
-    for w, b in self.candidates(X, label, weight, budget, start):
+    for w, b in self.candidates(X, label, weight, budget):
         obj = node_objective(X, label, weight, w, b, lam)
         if obj < best_obj - eps: best, best_obj = (w, b), obj
     if best is None or best_obj >= cur - eps: return None
@@ -520,32 +429,6 @@ def rescale(self:ObliqueSolver, X,                    # (m, D) inputs of the nod
     w, b = np.asarray(current.weights, dtype=np.float64), float(current.threshold)
     a = surrogate_scale(X, label, weight, w, b, self.C, self.surrogate, self.intercept_scaling)
     return None if a == 1.0 else Split(-1, a * w, a * b)
-
-# %% ../../nbs/09_oblique_solver.ipynb #warm-start
-def _svm_scale(gamma, Ct, A):
-    "`surrogate_scale` of the squared hinge in closed form: its slope is piecewise linear, breaks at 1/gamma_n."
-    neg, pos = gamma <= 0, gamma > 0
-    g, c = -np.sort(-gamma[pos]), Ct[pos][np.argsort(-gamma[pos])]
-    s0, s1 = A - 2 * (Ct[neg] * gamma[neg]).sum(), 2 * (Ct[neg] * gamma[neg] ** 2).sum()
-    p1 = np.concatenate((np.cumsum((c * g)[::-1])[::-1], [0.0]))
-    p2 = np.concatenate((np.cumsum((c * g * g)[::-1])[::-1], [0.0]))
-    if s0 - 2 * p1[0] >= 0: return 1.0
-    with np.errstate(divide='ignore', invalid='ignore'):
-        root = (2 * p1 - s0) / (s1 + 2 * p2)
-    ok = (root >= np.concatenate(([0.0], 1 / g)) * (1 - 1e-12)) & (root <= np.concatenate((1 / g, [np.inf])))
-    return float(root[np.argmax(ok)]) if ok.any() else None
-
-@patch
-def warm_start(self:ObliqueSolver, X, label, weight,  # as in `ObliqueSolver.rescale`
-               current:Split=None):  # the node's current split
-    "(w, c) for solver 'cd' to start from: the current split at its surrogate scale (None: other solvers)."
-    if self.solver != 'cd' or current is None or current.weights is None or not np.any(current.weights):
-        return None
-    w, b = np.asarray(current.weights, dtype=np.float64), float(current.threshold)
-    A = np.abs(w).sum() + abs(b) / self.intercept_scaling
-    a = _svm_scale(_signs(label) * (X @ w - b), self.C * np.asarray(weight, dtype=np.float64), A)
-    if a is None: a = surrogate_scale(X, label, weight, w, b, self.C, self.surrogate, self.intercept_scaling)
-    return a * w, -a * b
 
 # %% ../../nbs/09_oblique_solver.ipynb #f082da74
 @patch
