@@ -228,21 +228,21 @@ def __getstate__(self:Tree):
     return {k: v for k, v in self.__dict__.items() if k != '_routing_cache'}
 
 # %% ../nbs/00_tree.ipynb #32c719c6
-def _route_rows(X, indptr, indices, data, threshold, left, right, out):
-    "out[n]: the leaf row n of X reaches from the root, reading only the stored weights of the nodes it visits."
-    D = np.uint64(X.shape[1])
-    for n in range(X.shape[0]):
-        u = 0
+def _route_rows(X, idx, node, routing):   # routing: a `Routing` (as a tuple)
+    "node[k] <- the leaf row idx[k] of X reaches from node[k], reading only the visited nodes' stored weights."
+    (indptr, indices, data, threshold, left, right), D = routing, np.uint64(X.shape[1])
+    for k in range(len(idx)):
+        n, u = idx[k], node[k]
         while left[u] >= 0:
             s, start, end = 0.0, indptr[u], indptr[u + 1]
             if end - start == D:            # a dense row: contiguous products, summed in SIMD lanes
                 for j in range(D):
                     s += data[start + j] * X[n, j]
             else:
-                for k in range(start, end):
-                    s += data[k] * X[n, indices[k]]
+                for q in range(start, end):
+                    s += data[q] * X[n, indices[q]]
             u = right[u] if s > threshold[u] else left[u]
-        out[n] = u
+        node[k] = u
 
 _ROUTER = []
 
@@ -256,39 +256,17 @@ def _router():
 @patch
 def route(self:Tree, X):  # (N, D) float inputs
     "Leaf reached from the root by every row of the 2-D float array `X` (any memory layout): compiled."
-    leaves = np.empty(len(X), dtype=np.int64)
-    _router()(X, *self.routing(), leaves)
+    leaves = np.zeros(len(X), dtype=np.int64)           # every row starts at the root
+    _router()(X, np.arange(len(X)), leaves, tuple(self.routing()))
     return leaves
 
 # %% ../nbs/00_tree.ipynb #route-from
-def _descend_rows(X, idx, node, routing):
-    "node[k] <- the leaf row idx[k] of X reaches from node[k] (as `_route_rows`)."
-    indptr, indices, data, threshold, left, right = routing
-    D = np.uint64(X.shape[1])
-    for k in range(len(idx)):
-        n, u = idx[k], node[k]
-        while left[u] >= 0:
-            s, start, end = 0.0, indptr[u], indptr[u + 1]
-            if end - start == D:
-                for j in range(D):
-                    s += data[start + j] * X[n, j]
-            else:
-                for q in range(start, end):
-                    s += data[q] * X[n, indices[q]]
-            u = right[u] if s > threshold[u] else left[u]
-        node[k] = u
-
-_DESCENDER = []
-
 @patch
 def route_from(self:Tree, X, start, idx):  # finite float inputs, start node(s), rows of X
     "`descend` compiled (as `route`): the leaf each row `X[idx[k]]` reaches from node `start[k]`."
-    if not _DESCENDER:
-        _DESCENDER.append(compiled(fastmath={'reassoc'})(_descend_rows))
-        note_compilation()
     idx = np.asarray(idx, dtype=np.int64)
     node = np.array(np.broadcast_to(start, idx.shape), dtype=np.int64)
-    _DESCENDER[0](np.asarray(X, dtype=np.float64), idx, node, tuple(self.routing()))
+    _router()(np.asarray(X, dtype=np.float64), idx, node, tuple(self.routing()))
     return node
 
 # %% ../nbs/00_tree.ipynb #ddd93dea
