@@ -7,6 +7,7 @@ test accuracy.
 
     python benchmarks/bench_fit.py [--sets digits,mnist5k] [--entry-sets digits]
     python benchmarks/bench_fit.py --profile digits     # where the baseline's CPU seconds go (cProfile)
+    python benchmarks/bench_fit.py --screen 1 [--entry-sets none]   # also the default with screening (09)
 
 Baseline: the configuration before issue 28 part 2, its parameters written out (four starts, 8 values of C
 from 10 to 10**-1.5, node_tol 1e-2, at most 14 sweeps per C, tol 5e-3), with every node fit through
@@ -14,6 +15,9 @@ scikit-learn's `LinearSVC` estimator (`oblique.liblinear_entry = None`) and the 
 routed by numpy's `Tree.descend` (the code before). '+ entry': the same with node fits through liblinear's
 entry point (`liblinear_l1`, 09). New: the default `TAOPathClassifier(random_state=0)` with both that and the
 compiled `Tree.route_from` (00) in the reduced problems (05).
+'+ screen k' (with `--screen k`): the new default with every node solver's `screen=k` (liblinear on a working
+set of features, `screened_l1` in 09). Each fit also prints its node solves: the calls of `ObliqueSolver.propose`
+(the surrogate's solution of a node step, liblinear's solve with or without screening) and their CPU seconds.
 A small fit first compiles the numba kernels, so that neither timed fit pays for that.
 """
 import os
@@ -21,6 +25,7 @@ import os
 for _k in ('OMP_NUM_THREADS', 'OPENBLAS_NUM_THREADS', 'MKL_NUM_THREADS'): os.environ.setdefault(_k, '1')
 
 import argparse
+import functools
 import math
 import time
 
@@ -28,10 +33,12 @@ import numpy as np
 from sklearn.datasets import load_digits
 from sklearn.model_selection import train_test_split
 
+import tao_nb.estimators as estimators
 from tao_nb.datasets import load_mnist_5k
 from tao_nb.estimators import TAOPathClassifier
 from tao_nb.path import select_index
 from tao_nb.solvers import oblique
+from tao_nb.solvers.oblique import ObliqueSolver
 from tao_nb.tree import Tree
 
 BASELINE = dict(Cs=list(np.logspace(1, -1.5, 8)), max_depths=(8, 12), inits=('cart', 'oblique'),
@@ -44,17 +51,46 @@ def load(name):
     return np.asarray(X, dtype=np.float64), y
 
 
-def timed_fit(est, X, y, code='new'):
+NODE_SOLVES = {'calls': 0, 'cpu': 0.0}       # ObliqueSolver.propose's calls and CPU seconds in the last fit
+_propose = ObliqueSolver.propose
+
+
+def _certified(self, X, label, weight, start=None):
+    "The node step's surrogate before issue 28's screening: `fit_surrogate`, with its objective and dual bound."
+    return self.fit_surrogate(X, label, weight)
+
+
+def _counted(propose):
+    "`propose` counting its calls and CPU seconds in NODE_SOLVES."
+    def counted(self, *args, **kwargs):
+        t = time.process_time()
+        try: return propose(self, *args, **kwargs)
+        finally: NODE_SOLVES['calls'], NODE_SOLVES['cpu'] = NODE_SOLVES['calls'] + 1, NODE_SOLVES['cpu'] + (
+            time.process_time() - t)
+    return counted
+
+
+def timed_fit(est, X, y, code='new', screen=0.0):
     """CPU seconds of est.fit(X, y) with the node fits and reduced problems of `code`: 'before' (each node fit
     through the `LinearSVC` estimator, reduced problems routed by numpy's `Tree.descend`), 'entry' (node fits
-    through liblinear's entry point, routing as before) or 'new' (both changes)."""
+    through liblinear's entry point, routing as before) or 'new' (both changes, and the node step's liblinear
+    solve without the certificate it never reads); `screen` > 0: every node solver the estimator makes has it."""
     saved, route_from = oblique.liblinear_entry, Tree.route_from
     if code == 'before': oblique.liblinear_entry = None
     if code != 'new': Tree.route_from = lambda tree, X, start, idx: tree.descend(X, start, idx)
+    if screen: estimators.ObliqueSolver = functools.partial(ObliqueSolver, screen=screen)
+    NODE_SOLVES.update(calls=0, cpu=0.0)
+    ObliqueSolver.propose = _counted(_propose if code == 'new' else _certified)
     try:
         t = time.process_time(); est.fit(X, y); return time.process_time() - t
     finally:
         oblique.liblinear_entry, Tree.route_from = saved, route_from
+        estimators.ObliqueSolver, ObliqueSolver.propose = ObliqueSolver, _propose
+
+
+def node_solves():
+    n, cpu = NODE_SOLVES['calls'], NODE_SOLVES['cpu']
+    return f"\n            node solves {n} calls {cpu:.2f} CPU s, {1e3 * cpu / max(n, 1):.2f} ms each"
 
 
 def describe(est, Xte, yte):
@@ -63,18 +99,24 @@ def describe(est, Xte, yte):
             f"test accuracy {est.score(Xte, yte):.4f}, sweeps {est.n_iter_}")
 
 
-def run(name, with_entry):
+def run(name, with_entry, screen=0.0):
     X, y = load(name)
     Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.3, random_state=0, stratify=y)
     print(f"\n{name}: {len(Xtr)} train / {len(Xte)} test points, {X.shape[1]} features", flush=True)
     base, entry = TAOPathClassifier(**BASELINE), TAOPathClassifier(**BASELINE)
     new = TAOPathClassifier(random_state=0)
     t_base = timed_fit(base, Xtr, ytr, 'before')
-    print(f"  baseline  fit {t_base:8.2f} CPU s   {describe(base, Xte, yte)}", flush=True)
+    print(f"  baseline  fit {t_base:8.2f} CPU s   {describe(base, Xte, yte)}{node_solves()}", flush=True)
     t_entry = timed_fit(entry, Xtr, ytr, 'entry') if with_entry else np.nan
     if with_entry: print(f"  + entry   fit {t_entry:8.2f} CPU s   {describe(entry, Xte, yte)}", flush=True)
     t_new = timed_fit(new, Xtr, ytr)
-    print(f"  new       fit {t_new:8.2f} CPU s   {describe(new, Xte, yte)}", flush=True)
+    print(f"  new       fit {t_new:8.2f} CPU s   {describe(new, Xte, yte)}{node_solves()}", flush=True)
+    if screen:
+        scr = TAOPathClassifier(random_state=0)
+        t_scr = timed_fit(scr, Xtr, ytr, screen=screen)
+        print(f"  + screen {screen:g} fit {t_scr:8.2f} CPU s   {describe(scr, Xte, yte)}{node_solves()}", flush=True)
+        print(f"  ratio new / + screen {screen:g}: {t_new / t_scr:.2f}, baseline / + screen: {t_base / t_scr:.2f}; "
+              f"same test predictions as new: {np.array_equal(scr.predict(Xte), new.predict(Xte))}", flush=True)
     others = (entry, new) if with_entry else (new,)
     same = all(np.array_equal(a.predict(Xte), base.predict(Xte)) for a in others)
     print(f"  ratio baseline / new: {t_base / t_new:.2f} (baseline / + entry: {t_base / t_entry:.2f}); "
@@ -160,6 +202,7 @@ def main():
     ap.add_argument('--sets', default='digits,mnist5k')
     ap.add_argument('--entry-sets', default='digits', help="sets that also time '+ entry' (one change alone)")
     ap.add_argument('--profile', default=None, help='a data set: profile its baseline fit instead')
+    ap.add_argument('--screen', type=float, default=0.0, help="also fit the new default with node solvers' screen")
     args = ap.parse_args()
     print(f"bench_fit: TAOPathClassifier fit CPU time, BLAS threads = 1, one process; "
           f"load average at start {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores", flush=True)
@@ -167,7 +210,7 @@ def main():
     TAOPathClassifier(Cs=[1.0], max_depths=3, random_state=0).fit(Xw[:300], yw[:300])   # compiles the kernels
     if args.profile: profile(args.profile)
     else:
-        for name in args.sets.split(','): run(name, name in args.entry_sets.split(','))
+        for name in args.sets.split(','): run(name, name in args.entry_sets.split(','), args.screen)
 
 
 if __name__ == '__main__':

@@ -5,7 +5,8 @@
 # %% auto #0
 __all__ = ['SURROGATES', 'liblinear_lock', 'LIBLINEAR_TYPES', 'Surrogate', 'hinge_slack', 'surrogate_loss',
            'check_solver_options', 'ObliqueSolver', 'SurrogateFit', 'surrogate_objective', 'dual_bound', 'liblinear_l1',
-           'fit_liblinear', 'fit_cvxpy', 'best_threshold', 'node_objective', 'MIPFit', 'fit_mip', 'surrogate_scale']
+           'fit_liblinear', 'ScreenedFit', 'screened_l1', 'fit_cvxpy', 'best_threshold', 'node_objective', 'MIPFit',
+           'fit_mip', 'surrogate_scale']
 
 # %% ../../nbs/09_oblique_solver.ipynb #23e27fff
 import threading
@@ -88,23 +89,27 @@ class ObliqueSolver:
     nonzero_budget: bool = False    # a node may not gain nonzero weights (see "A budget on nonzeros")
     mip_max_points: int = 0         # nodes with at most this many care points also try `fit_mip`
     mip_time_limit: float = 2.0     # seconds HiGHS may spend on one such node
+    screen: float = 0.0             # liblinear on a working set of features (see "Screening"); 0: off
 
     def __post_init__(self):
         check_param('C', self.C, numbers.Real, 0, low_inclusive=False)
         check_solver_options(self.solver, self.surrogate)
         check_param('mip_max_points', self.mip_max_points, numbers.Integral, 0)
         check_param('mip_time_limit', self.mip_time_limit, numbers.Real, 0, low_inclusive=False)
-        for name, kind in (('C', float), ('mip_max_points', int), ('mip_time_limit', float)):
+        check_param('screen', self.screen, numbers.Real, 0)
+        for name, kind in dict(C=float, mip_max_points=int, mip_time_limit=float, screen=float).items():
             object.__setattr__(self, name, kind(getattr(self, name)))    # frozen: converted once, here
 
     @property
     def lam(self): return 1.0 / self.C
 
-    def __repr__(self):
-        "The fields that differ from their defaults, as scikit-learn prints estimators."
-        changed = [f for f in fields(self) if getattr(self, f.name) != f.default]
-        args = [f"{f.name}={getattr(self, f.name)!r}" for f in changed]
-        return f"{type(self).__name__}({', '.join(args)})"
+# %% ../../nbs/09_oblique_solver.ipynb #9420ad6f
+@patch
+def __repr__(self:ObliqueSolver):
+    "The fields that differ from their defaults, as scikit-learn prints estimators."
+    changed = [f for f in fields(self) if getattr(self, f.name) != f.default]
+    args = [f"{f.name}={getattr(self, f.name)!r}" for f in changed]
+    return f"{type(self).__name__}({', '.join(args)})"
 
 # %% ../../nbs/09_oblique_solver.ipynb #4da4c975
 class SurrogateFit(NamedTuple):
@@ -205,6 +210,41 @@ def fit_liblinear(X,               # (m, D) inputs of the node's points
     w, c = liblinear_l1(X, label, weight, settings)
     args = (X, label, weight, w, c, settings)
     return SurrogateFit(w, -c, surrogate_objective(*args), dual_bound(*args), 'liblinear')
+
+# %% ../../nbs/09_oblique_solver.ipynb #40489460
+_SCREEN_MAX_SHARE = 0.5   # a working set over this share of the features: the full problem is solved instead
+
+class ScreenedFit(NamedTuple):
+    "`screened_l1`'s answer: (w, c) and what its KKT check on the left-out features found."
+    w: np.ndarray        # (D,) weights, 0 outside the working set
+    c: float             # intercept
+    working: np.ndarray  # (D,) bool, the last working set (all True: the full problem was solved)
+    rounds: int          # liblinear solves
+    violation: float     # sum over left-out features of max(0, |dL/dw_j| - 1) at (w, c)
+    budget: float        # node_tol * the same sum at w = 0, c = 0 (liblinear's stopping test)
+
+# %% ../../nbs/09_oblique_solver.ipynb #4a6ca11d
+def screened_l1(X, label, weight,  # a node problem: (m, D) inputs; (m,) pseudo-labels (1 = right); weights
+                settings,          # an `ObliqueSolver`: its `screen` is the threshold kappa, C, node_tol, ...
+                start=None):       # (w0, c0) where the working set is chosen (None: w = 0, c = 0)
+    "`liblinear_l1` on a working set of features, grown until the left-out ones pass liblinear's stop test."
+    m, D = X.shape
+    s, Ct, f = _signs(label), settings.C * weight, SURROGATES[settings.surrogate]
+    w0, c0 = (np.zeros(D), 0.0) if start is None else (np.asarray(start[0], np.float64), float(start[1]))
+    at = lambda margin: s * Ct * f.slope(margin)                   # X.T @ at(margin): the gradient of L
+    G = np.abs(X.T @ np.column_stack((at(s * (X @ w0 + c0)), at(np.zeros(m)))))
+    v0, ws = np.maximum(G[:, 1] - 1, 0), (w0 != 0) | (G[:, 0] >= settings.screen)
+    ws[np.argmax(G[:, 0])], rounds = True, 0                       # (never empty)
+    while ws.sum() <= _SCREEN_MAX_SHARE * D:
+        Xw, rounds = X[:, ws], rounds + 1
+        w_ws, c = liblinear_l1(Xw, label, weight, settings)
+        viol = np.where(ws, 0.0, np.maximum(np.abs(X.T @ at(s * (Xw @ w_ws + c))) - 1, 0))
+        w, budget = np.zeros(D), settings.node_tol * v0[~ws].sum()
+        w[ws] = w_ws
+        if viol.sum() <= budget: return ScreenedFit(w, c, ws, rounds, float(viol.sum()), float(budget))
+        ws = ws | (viol > 0)                                       # the violators join; solve again
+    w, c = liblinear_l1(X, label, weight, settings)
+    return ScreenedFit(w, c, np.ones(D, dtype=bool), rounds + 1, 0.0, 0.0)
 
 # %% ../../nbs/09_oblique_solver.ipynb #b6767a2f
 def fit_cvxpy(X,                        # (m, D) inputs of the node's points
@@ -341,15 +381,26 @@ def fit_surrogate(self:ObliqueSolver, X,        # (m, D) inputs of the node's po
     fit = fit_cvxpy if self.solver == 'cvxpy' else fit_liblinear
     return fit(X, label, weight, self)
 
+@patch
+def propose(self:ObliqueSolver, X, label, weight,  # as in `ObliqueSolver.fit_surrogate`
+            start=None):  # (w0, c0) that screening chooses its working set at (None: 0)
+    """The surrogate's solution for the node step: `fit_surrogate`'s, except with liblinear (and no subclass's
+    own `fit_surrogate`): no objective and dual bound (the step never reads them), screened if `screen` > 0."""
+    if self.solver != 'liblinear' or type(self).fit_surrogate is not ObliqueSolver.fit_surrogate:
+        return self.fit_surrogate(X, label, weight)
+    if self.screen > 0: w, c = screened_l1(X, label, weight, self, start)[:2]
+    else: w, c = liblinear_l1(X, label, weight, self)
+    return SurrogateFit(w, -c, np.nan, np.nan, 'liblinear')
+
 # %% ../../nbs/09_oblique_solver.ipynb #246bcddc
 @patch
 def candidates(self:ObliqueSolver, X, label, weight,  # as in `ObliqueSolver.fit_surrogate`
-               max_nonzeros=None):  # the most nonzero weights a candidate may have (None: any)
+               max_nonzeros=None,   # the most nonzero weights a candidate may have (None: any)
+               start=None):         # (w0, c0) that screening chooses its working set at (None: 0)
     "Candidate (w, b) pairs, sparsest first, none with over `max_nonzeros` nonzero weights (default: any)."
-    D = X.shape[1]
-    out = [(np.zeros(D), best_threshold(np.zeros(len(label)), label, weight)[0])]
+    out = [(np.zeros(X.shape[1]), best_threshold(np.zeros(len(label)), label, weight)[0])]
     if len(np.unique(label)) < 2 or max_nonzeros == 0: return out
-    fit = self.fit_surrogate(X, label, weight)
+    fit = self.propose(X, label, weight, start)
     if fit.w is None:
         warnings.warn(f"CVXPY failed on a node problem (status {fit.status}); the node keeps its parameters",
                       RuntimeWarning)
@@ -364,7 +415,7 @@ def candidates(self:ObliqueSolver, X, label, weight,  # as in `ObliqueSolver.fit
         keep = np.sort(np.argsort(-np.abs(w), kind='stable')[:max_nonzeros])
         sub = self.fit_surrogate(X[:, keep], label, weight)
         if sub.w is None: return out
-        w, b = np.zeros(D), sub.b
+        w, b = np.zeros(X.shape[1]), sub.b
         w[keep] = sub.w
     out.append((w, b))
     if self.refit_threshold: out.append((w, best_threshold(X @ w, label, weight, prefer=b)[0]))
@@ -385,8 +436,9 @@ def __call__(self:ObliqueSolver, X, label, weight, current:Split=None):
         cw = np.asarray(current.weights, dtype=np.float64)
         cur = node_objective(X, label, weight, cw, current.threshold, lam)
         if self.nonzero_budget: budget = int(np.count_nonzero(cw))
-    best, best_obj = None, np.inf
-    for w, b in self.candidates(X, label, weight, budget):
+    best, best_obj, start = None, np.inf, None
+    if current is not None and current.weights is not None: start = (cw, -float(current.threshold))
+    for w, b in self.candidates(X, label, weight, budget, start):
         obj = node_objective(X, label, weight, w, b, lam)
         if obj < best_obj - eps: best, best_obj = (w, b), obj
     if best is None or best_obj >= cur - eps: return None
@@ -394,9 +446,13 @@ def __call__(self:ObliqueSolver, X, label, weight, current:Split=None):
 
 @patch
 def context_key(self:ObliqueSolver, current:Split=None):  # the node's current split (None: none)
-    "What the answer depends on besides the node problem (for `tao`'s skipping): the nonzero budget, if any."
-    if not self.nonzero_budget or current is None or current.weights is None: return b''
-    return b'nnz=%d' % np.count_nonzero(current.weights)
+    """What the answer depends on besides the node problem (for `tao`'s skipping): the nonzero budget, if any,
+    and with screening the split the working set is chosen at."""
+    if current is None or current.weights is None: return b''
+    key = b'nnz=%d' % np.count_nonzero(current.weights) if self.nonzero_budget else b''
+    if self.screen > 0 and self.solver == 'liblinear':
+        key += b'start=' + np.append(current.weights, current.threshold).astype(np.float64).tobytes()
+    return key
 
 # %% ../../nbs/09_oblique_solver.ipynb #b411ee65
 def surrogate_scale(X, label, weight,  # (m, D) inputs; (m,) pseudo-labels, 1 = right; (m,) weights t_n
