@@ -56,11 +56,12 @@ def _check(nb, cells, i):
     "What the prose check reports for markdown cell `i` of notebook `nb` (its ALLOWED and PENDING_MERGE numbers skipped)."
     allowed = P.skipped(nb.stem)
     check = P.index_cell_unprinted if nb.name == 'index.ipynb' else P.cell_unprinted
-    return [s for s, _, _ in check(cells, i, allowed)]
+    return [s for s, *_ in check(cells, i, allowed)]
 
 
 def candidates():
-    "[(notebook, cell index, number)] of the quoted numbers the check accepts as they stand (ALLOWED, PENDING_MERGE left out)."
+    """[(notebook, cell index, number)] of the quoted numbers the check accepts as they stand (quotes ALLOWED or
+    PENDING_MERGE exempts left out)."""
     out = []
     for nb in P.NOTEBOOKS:
         cells = P._cells(nb)
@@ -68,7 +69,7 @@ def candidates():
         for i, c in enumerate(cells):
             if c['cell_type'] != 'markdown': continue
             bad = set(_check(nb, cells, i))
-            out += [(nb, i, s) for s, _, _ in P.quoted(''.join(c['source'])) if s not in bad and s not in skip]
+            out += [(nb, i, q[0]) for q in P._quoted(''.join(c['source'])) if q[0] not in bad and not P.is_skipped(q, skip)]
     return out
 
 
@@ -92,12 +93,14 @@ def caught(nb, i, s, rng):
     for one quoted occurrence of `s` in markdown cell `i` changed by `mutate`, or None if none of them is quoted."""
     cells = P._cells(nb)
     src = ''.join(cells[i]['source'])
+    exempt = lambda md: sum(q[0] == s and P.is_skipped(q, P.skipped(nb.stem)) for q in P._quoted(md))
     spots = [m for m in re.finditer(rf'(?<![\w.\-/\[]){re.escape(s)}(?![\w\[]|\.\d)', src)]
     rng.shuffle(spots)
     new = mutate(s, rng)
     for m in spots:
         text = src[:m.start()] + new + src[m.end():]
         if sum(q == new for q, _, _ in P.quoted(text)) <= sum(q == new for q, _, _ in P.quoted(src)): continue
+        if exempt(text) < exempt(src): continue                       # an exempted quote: not one the check accepts
         before = collections.Counter(_check(nb, cells, i))
         cells[i] = {**cells[i], 'source': [text]}
         found = bool(collections.Counter(_check(nb, cells, i)) - before)
