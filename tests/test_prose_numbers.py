@@ -83,6 +83,7 @@ _IX = 'a results row whose benchmark print is not saved: the lead saves it (tool
 _FAR = ('a sentence quotes numbers printed far apart (a parameter beside a result, a range read off two tables, two '
         'sections of a print): to split it, or to quote one place (issue 29 #6, not done yet)')
 _MVF = f'{_MV}; {_FAR}'
+_RT = 'a ratio the prose computes from two printed numbers, printed nowhere as a ratio: to print it'
 _RD = ('a quote rounds its print more coarsely than the rule accepts (one digit dropped at most, three significant '
        'digits kept): to quote the printed digits')
 _TG = ("a target quoted as the code's assert or the issue states it, not printed beside the result (a row reads what "
@@ -108,7 +109,8 @@ PENDING_MERGE = {
                (_MVF, "4.6× the paper's for $N_0 = 20$", ['4.6']),
                (_MVF, 'on the digits root (1,437 points', ['1,437', '200']),
                (_MVF, 'bound falls from 0.996 to 0.982', ['4,000', '0.996', '0.982']),
-               (_MVF, 'our floor of 20 points per batch', ['20'])],
+               (_MVF, 'our floor of 20 points per batch', ['20']),
+               (_FAR, "leaves an empty gap of 8 of its range of", ['10'])],
     '16_haar': [(_MVF, 'on 300 MNIST images', ['300', '1.5']),
                 (_MVF, 'with 17 gray levels', ['17']),
                 (_MVF, '(2,056 candidate features instead', ['2,056']),
@@ -132,6 +134,7 @@ PENDING_MERGE = {
                 (_FAR, 'integral-image operations per prediction', ['845'])],
     '18_nongreedy': [(_FAR, 'an epoch takes 0.05 s at depth 6', ['0.05']),
                      (_FAR, 'TAO has the better test accuracy at every depth but 8', ['0.894', '14']),
+                     (_FAR, 'a CART start of depth 12 on these 4,000 images', ['12', '4,000']),
                      (_FAR, "$\\nu$ is chosen from the paper's grid $\\{0.1", ['0.1'])],
     'index': [(_IX, 'default (four starts: CART and oblique CART, depths 8 and 12', ['12']),
               (_IX, 'node_tol 1e-2), digits 70/30', ['1e-2']),
@@ -159,7 +162,8 @@ PENDING_MERGE = {
               (_TG, "target: reached at every seed", ['0.87']),
               (_RD, 'mean gap 0.41%', ['0.41']),
               (_RD, 'peak extra memory 0.027× / 0.001×', ['0.027', '0.001']),
-              (_FAR, 'with more sweeps and a different selected tree (test 0.8473', ['0.8473'])],
+              (_FAR, 'with more sweeps and a different selected tree (test 0.8473', ['0.8473']),
+              (_RT, 'the solve it is built on', ['1.01', '1.11'])],
 }
 
 
@@ -337,14 +341,23 @@ def cell_blocks(cells):
     return [b for c in cells for b in _cell_blocks(c)]
 
 
+def _printed_as_multiple(text, j):
+    "Whether the `j`-th number of a printed line (numbers blanked as #) is a ratio: 2.3x, 2.3×, -> 2.3, or on a ratio's line."
+    parts = text.split('#')
+    return bool(re.search(r'(->|→)\s*$', parts[j]) or re.match(r'\s?(x\b|×|-fold|\s?times)', parts[j + 1])
+                or re.search(r'ratio|faster|slower|speed|times|fold', text, re.I))
+
+
 def _line_hits(s, kind, blocks):
-    "{(block, line, position in the line)} where the quoted number `s` is printed (rounded to its digits) or is a literal."
+    """{(block, line, position in the line)} where the quoted number `s` is printed (rounded to its digits) or is a
+    literal; a multiple (2.3×) only where a ratio is printed, not any number of that value (depth 8 is not 8×)."""
     out = set()
     for b, (union, lines, code) in enumerate(blocks):
         if not (matches(s, kind, {}, union) if code else matches(s, kind, union)): continue
-        for k, (nums, _) in enumerate(lines):
+        for k, (nums, text) in enumerate(lines):
             for j, (p, x) in enumerate(nums):
-                if matches(s, kind, {}, {p: x}) if code else matches(s, kind, {p: x}): out.add((b, k, j))
+                if matches(s, kind, {}, {p: x}) if code else matches(s, kind, {p: x}):
+                    if kind != 'multiple' or code or _printed_as_multiple(text, j): out.add((b, k, j))
     return out
 
 
@@ -352,8 +365,9 @@ NEIGHBOUR_LINES = 3
 
 
 def _together(h1, h2, blocks, ranged=False):
-    """Whether two numbers of a sentence are read off one place: one block, at most NEIGHBOUR_LINES lines apart (but
-    from two lines with as many numbers each, rows of one table, only from one column: seed 0's and seed 1's); or
+    """Whether two numbers of a sentence are read off one place: one line of code (the literals of one statement);
+    one print, at most NEIGHBOUR_LINES lines apart (but from two lines with as many numbers each, rows of one table,
+    only from one column: seed 0's and seed 1's); or
     one position of two lines alike but for their numbers (seed 1's line and seed 0's, in one print or two); or, for
     the two ends of a range (0.219–0.380), one position of two lines of one block (a column's extremes). Two quotes
     are two printed numbers: one number printed once is not read by both (a code literal may be restated twice)."""
@@ -362,7 +376,7 @@ def _together(h1, h2, blocks, ranged=False):
             if (b, l, j) == (b2, l2, j2) and not blocks[b][2]: continue     # one printed number is not two quotes
             if b == b2 and l != l2 and len(blocks[b][1][l][0]) == len(blocks[b][1][l2][0]) and j != j2 and not blocks[b][2]:
                 pass                        # two rows of one table (as many numbers each): only a column is read across them
-            elif b == b2 and abs(l - l2) <= NEIGHBOUR_LINES: return True
+            elif b == b2 and abs(l - l2) <= (0 if blocks[b][2] else NEIGHBOUR_LINES): return True
             if j != j2 or (b, l) == (b2, l2): continue
             if ranged and b == b2: return True
             if not blocks[b][2] and not blocks[b2][2] and blocks[b][1][l][1] == blocks[b2][1][l2][1]: return True
