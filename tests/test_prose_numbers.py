@@ -11,10 +11,13 @@ before it). Its numbers are checked against those cells only (`scope`), not agai
 off a distant cell has its sentence moved next to that cell.
 
 **Which place in the cell.** A sentence reads its numbers off one place: when the number next to a quoted number in
-its sentence (or table cell) is printed too, the two must be printed within NEIGHBOUR_LINES lines of each other in one
-block (one cell's output, one cell's code, one saved print), or at the same position of two lines alike but for their
-numbers (seed 0's line and seed 1's), or, for the two ends of a range (0.219–0.380), at the same position of two lines
-of one block (a column's extremes). A wrong number that happens to be printed somewhere else in the cell is caught.
+its sentence (a table row is one sentence) is printed too, the two must be printed within NEIGHBOUR_LINES lines of
+each other in one print (one cell's output, one saved print), but across two rows of one table (lines with as many
+numbers each) only in one column; or on one line of code (the literals of one statement); or at the same position of
+two lines alike but for their numbers (seed 0's line and seed 1's); or, for the two ends of a range (0.219–0.380), at
+the same position of two lines of one block (a column's extremes). Two quotes are two printed numbers (one printed
+number is not read by both). A multiple (2.3×) is read only off a printed ratio (2.3x, -> 2.3, a line about a ratio
+or a speed), not off any number of that value. A wrong number that happens to be printed elsewhere is caught.
 
 **Which numbers count:**
 
@@ -27,18 +30,19 @@ of one block (a column's extremes). A wrong number that happens to be printed so
 - single-digit integers (depth 2, eight points, 3 sweeps, 5 seeds) name the structure being set up, not a result.
 
 A quoted number matches a printed one if they are equal, or if it is the printed number rounded to the digits the
-prose writes (0.865 from 0.8653; at least two significant digits: 0.9 must be printed as 0.9); a percentage also
-matches a printed fraction (54 % from 0.54, 0.41% from 0.0041). Numbers a notebook legitimately quotes without a
-printing cell (values reported by a paper, said so in the prose) are listed in ALLOWED with the reason; keep it short.
-PENDING_MERGE lists the findings of this rule not fixed yet, each with why: notebooks being edited on other branches
-(the lead fixes them after merging), prose still to move next to its cell, index rows whose print is not saved,
-sentences that quote numbers printed far apart.
+prose writes, with one digit dropped at most and three significant digits kept (0.865 from 0.8653; not 0.87 from
+0.8653, nor 0.78 from 0.7800: a coarse quote matches too many prints to check anything); a percentage also matches a
+printed fraction (54 % from 0.54, 0.41% from 0.0041). Numbers a notebook legitimately quotes without a printing cell
+(values reported by a paper, said so in the prose) are listed in ALLOWED with the reason; keep it short. PENDING_MERGE
+lists the findings of this rule not fixed yet, each with why: notebooks being edited on other branches (the lead fixes
+them after merging), prose still to move next to its cell, index rows whose print is not saved, sentences that quote
+numbers printed far apart. Both exempt a number only in the sentence that holds their phrase, never notebook-wide.
 
 In index.ipynb a results-table row is checked only against what it cites: the saved print of each benchmark it gives
 (`python benchmarks/...`; `tools/run_benchmark.py`: `benchmarks/results/*.txt`, first line the command; the same
-command, or one extending it with more arguments; each saved section its own block) and the cells of the notebooks it
-names (`nbs/14_estimators.ipynb`, notebook `17_ohmr`, with the records they show from
-`benchmarks/results/notebooks/*.txt`). A row that cites nothing, or whose benchmark has no saved print, fails
+command, or one extending it with more arguments; each saved section its own block) and what the notebooks it
+names print (`nbs/14_estimators.ipynb`, notebook `17_ohmr`, with the records they show from
+`benchmarks/results/notebooks/*.txt`; not their code: the table quotes results). A row that cites nothing, or whose benchmark has no saved print, fails
 (`python tests/test_prose_numbers.py --benchmarks` lists the latter). A paragraph reads its citations and, like a
 notebook's prose, index's own cells it describes.
 
