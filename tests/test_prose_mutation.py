@@ -1,12 +1,14 @@
 """The prose-number check catches wrong numbers (issue 29 #6): a mutation self-test of `tests/test_prose_numbers.py`.
 
-From every number the notebooks' and index.ipynb's prose quote and the check accepts (ALLOWED and PENDING_MERGE numbers
-left out), 200 are drawn at random for each of SEEDS and changed the way a wrong number is typed: one significant digit
-changed (0.853 -> 0.863), two neighbouring digits swapped (2.3 -> 3.2, 0.83 -> 0.38) or the last digit off by one
-(11 -> 12); integers of two digits up included. Each changed copy of its markdown cell (in memory) is checked as the
-real test checks it (`cell_unprinted`; in index.ipynb every row and paragraph of the cell, `index_cell_unprinted`): the
-change is caught when the check reports a number it did not report before. At least 95 % must be caught (a strict
-xfail while the rate is below: `test_catch_rate_does_not_fall` holds the rate reached, MEASURED).
+From every number the notebooks' and index.ipynb's prose quote and the check accepts (the quotes ALLOWED and
+PENDING_MERGE exempt, each in its own sentence, left out), 200 are drawn at random for each of SEEDS and changed the way
+a wrong number is typed: one significant digit changed (0.853 -> 0.863), two neighbouring digits swapped (2.3 -> 3.2,
+0.83 -> 0.38) or the last digit off by one (11 -> 12); integers of two digits up included. Each changed copy of its
+markdown cell (in memory) is checked as the real test checks it (`cell_unprinted`; in index.ipynb every row and
+paragraph of the cell, `index_cell_unprinted`): the change is caught when the check reports a number it did not report
+before. At least 95 % must be caught over the seeds; `test_catch_rate_does_not_fall` holds the rate reached, MEASURED.
+The draw depends on the pool, so any change of the prose moves a seed's rate by a point or two (binomial noise on 200
+draws): the rate over ten seeds is the better measure (`python tests/test_prose_mutation.py 10`).
 
 A change that turns a number into another number printed where its sentence reads (0.843 -> 0.844 in a table column
 holding both, 0.211 -> 0.213 at one end of a range whose column holds both) cannot be told from a right quote by any
@@ -27,7 +29,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 import test_prose_numbers as P  # noqa: E402
 
-N_MUTATIONS, SEEDS, MIN_CAUGHT, MEASURED = 200, (0, 1, 2), 0.95, 0.92   # MEASURED: a floor under the rate now (93.2 %)
+N_MUTATIONS, SEEDS, MIN_CAUGHT, MEASURED = 200, (0, 1, 2), 0.95, 0.955   # MEASURED: a floor under the rate now (97.0 %)
 
 
 def mutate(s, rng):
@@ -56,11 +58,12 @@ def _check(nb, cells, i):
     "What the prose check reports for markdown cell `i` of notebook `nb` (its ALLOWED and PENDING_MERGE numbers skipped)."
     allowed = P.skipped(nb.stem)
     check = P.index_cell_unprinted if nb.name == 'index.ipynb' else P.cell_unprinted
-    return [s for s, _, _ in check(cells, i, allowed)]
+    return [s for s, *_ in check(cells, i, allowed)]
 
 
 def candidates():
-    "[(notebook, cell index, number)] of the quoted numbers the check accepts as they stand (ALLOWED, PENDING_MERGE left out)."
+    """[(notebook, cell index, number)] of the quoted numbers the check accepts as they stand (quotes ALLOWED or
+    PENDING_MERGE exempts left out)."""
     out = []
     for nb in P.NOTEBOOKS:
         cells = P._cells(nb)
@@ -68,7 +71,7 @@ def candidates():
         for i, c in enumerate(cells):
             if c['cell_type'] != 'markdown': continue
             bad = set(_check(nb, cells, i))
-            out += [(nb, i, s) for s, _, _ in P.quoted(''.join(c['source'])) if s not in bad and s not in skip]
+            out += [(nb, i, q[0]) for q in P._quoted(''.join(c['source'])) if q[0] not in bad and not P.is_skipped(q, skip)]
     return out
 
 
@@ -92,12 +95,14 @@ def caught(nb, i, s, rng):
     for one quoted occurrence of `s` in markdown cell `i` changed by `mutate`, or None if none of them is quoted."""
     cells = P._cells(nb)
     src = ''.join(cells[i]['source'])
+    exempt = lambda md: sum(q[0] == s and P.is_skipped(q, P.skipped(nb.stem)) for q in P._quoted(md))
     spots = [m for m in re.finditer(rf'(?<![\w.\-/\[]){re.escape(s)}(?![\w\[]|\.\d)', src)]
     rng.shuffle(spots)
     new = mutate(s, rng)
     for m in spots:
         text = src[:m.start()] + new + src[m.end():]
         if sum(q == new for q, _, _ in P.quoted(text)) <= sum(q == new for q, _, _ in P.quoted(src)): continue
+        if exempt(text) < exempt(src): continue                       # an exempted quote: not one the check accepts
         before = collections.Counter(_check(nb, cells, i))
         cells[i] = {**cells[i], 'source': [text]}
         found = bool(collections.Counter(_check(nb, cells, i)) - before)
@@ -125,9 +130,6 @@ def _missed(results):
                      if not ok)
 
 
-@pytest.mark.xfail(strict=True, reason='93 % caught: changes into a number the same table prints beside its '
-                                       'neighbours (a column of close accuracies, a range inside its column), parameters '
-                                       'restated next to a grid in the code (issue 29 #6, remaining)')
 def test_wrong_numbers_are_caught():
     results = [r for seed in SEEDS for r in run(seed)[1]]
     assert all(len(run(seed)[1]) >= 50 for seed in SEEDS), "fewer than 50 numbers could be changed"
@@ -151,7 +153,7 @@ def test_mutations_are_realistic():
 
 if __name__ == '__main__':
     everything = []
-    for seed in SEEDS:
+    for seed in (range(int(sys.argv[1])) if len(sys.argv) > 1 else SEEDS):
         pool, results = run(seed)
         everything += results
         print(f"seed {seed}: {pool} quoted numbers accepted; {len(results)} changed; caught {_rate(results):.1%}")
