@@ -9,7 +9,8 @@ their own and timed (the deepest's time is the traced fit's, slightly pessimisti
 shows the growth level by level.
 
     python benchmarks/bench_haar60k.py [--depths 8,10,12,14,16] [--fit-depths 12] [--max-features 0.01]
-                                       [--batch-exponent 7] [--n 60000]
+                                       [--batch-exponent 7] [--feature-decay 0] [--criterion entropy]
+                                       [--deskew] [--n 60000]
 
 Needs Debian's `dataset-fashion-mnist`. `--n 6000` is a smoke test.
 
@@ -17,13 +18,21 @@ Needs Debian's `dataset-fashion-mnist`. `--n 6000` is a smoke test.
 the dense matrix fits): the same tree? (every feature and threshold), test accuracy and CPU seconds of each fit.
 
     python benchmarks/bench_haar60k.py --mnist5k [--depths 12] [--max-features None]
+
+`--profile`: instead, where the CPU time of one Haar fit to the deepest of --depths goes: per node size (log2 of the
+node's points) and search (exact, or halving rounds then the exact search on the survivors), and cProfile's functions
+by own CPU time (`_haar_values`: feature values from the integral images; `_merge_scan`: the compiled sort, merge and
+scan of thresholds; cumsum: the integral images).
+
+    python benchmarks/bench_haar60k.py --profile --depths 12 --max-features 0.03
 """
-import argparse, os, resource, time, tracemalloc
+import argparse, collections, cProfile, io, math, os, pstats, resource, time, tracemalloc
 import numpy as np
 from sklearn.tree import DecisionTreeClassifier
 
 from tao_nb.datasets import load_fashion_mnist
 from tao_nb.haar import HaarFeatures, HaarTreeClassifier
+import tao_nb.sdt
 from tao_nb.sdt import SDTClassifier
 
 
@@ -51,9 +60,9 @@ def accuracy_by_depth(model, X, y, depths):
 def haar_tree(depth, a, verbose=False):
     "The Haar tree of the command line's settings `a`, features computed lazily."
     mf = None if a.max_features == 'None' else float(a.max_features)
-    sdt = SDTClassifier(max_depth=depth, criterion='entropy', max_features=mf, batch_exponent=a.batch_exponent,
-                        random_state=a.seed, verbose=verbose)
-    return HaarTreeClassifier(HaarFeatures((28, 28)), sdt, features='lazy')
+    sdt = SDTClassifier(max_depth=depth, criterion=a.criterion, max_features=mf, batch_exponent=a.batch_exponent,
+                        feature_decay=a.feature_decay, random_state=a.seed, verbose=verbose)
+    return HaarTreeClassifier(HaarFeatures((28, 28), deskew=a.deskew), sdt, features='lazy')
 
 
 def mnist5k_check(a):
@@ -72,16 +81,46 @@ def mnist5k_check(a):
     print(f"same tree (every node's feature and threshold): {same}; {t1.n_leaves} leaves")
 
 
+def profile(Xtr, ytr, a):
+    "Print where the CPU time of one lazy Haar fit goes: by node size and search kind, and by function."
+    by_size, halved = collections.defaultdict(lambda: [0, 0.0]), []
+    split, halving = tao_nb.sdt.sdt_split, tao_nb.sdt._halving
+    def timed_split(X, y, search, idx, *args, **kw):
+        halved.clear()
+        out, s = timed(lambda: split(X, y, search, idx, *args, **kw))
+        row = by_size[int(math.log2(len(idx))), bool(halved)]
+        row[0], row[1] = row[0] + 1, row[1] + s
+        return out
+    def flagged_halving(*args):
+        halved.append(True)
+        return halving(*args)
+    tao_nb.sdt.sdt_split, tao_nb.sdt._halving = timed_split, flagged_halving   # called by `_grow`, `sdt_split`
+    prof = cProfile.Profile(time.process_time)
+    m, s = timed(lambda: prof.runcall(haar_tree(max(a.depths_), a).fit, Xtr, ytr))
+    print(f"Haar tree depth {max(a.depths_)}: {s:.1f} CPU s under cProfile, {m.tree_.n_leaves} leaves")
+    print("CPU s by node size: log2(points) search nodes CPU-s")
+    for (k, h), (n, t) in sorted(by_size.items()):
+        print(f"  {k:2d} {'halving' if h else 'exact  '} {n:5d} {t:6.1f}")
+    out = io.StringIO()
+    pstats.Stats(prof, stream=out).sort_stats('tottime').print_stats(8)
+    print('\n'.join(line for line in out.getvalue().splitlines() if line.strip()))
+
+
 if __name__ == '__main__':
     ap = argparse.ArgumentParser()
     ap.add_argument('--depths', default='8,10,12,14,16')
     ap.add_argument('--fit-depths', default='12', help='depths also fitted on their own and timed')
     ap.add_argument('--max-features', default='0.01', help="SDTClassifier(max_features=...): 'None' for all")
     ap.add_argument('--batch-exponent', type=float, default=7, help='SDT batches N_j / 2^b (SDTClassifier default 10)')
+    ap.add_argument('--feature-decay', type=float, default=0.0,
+                    help='SDTClassifier(feature_decay=...): a node with a share s of the points searches mf * s^this')
+    ap.add_argument('--criterion', default='entropy', help="'entropy' (the paper's eq. 2) or 'gini'")
+    ap.add_argument('--deskew', action='store_true', help='HaarFeatures(deskew=True) (a departure for Fashion)')
     ap.add_argument('--seed', type=int, default=0)
     ap.add_argument('--n', type=int, default=60_000, help='training images used (a smoke test: fewer)')
     ap.add_argument('--no-cart', action='store_true')
     ap.add_argument('--mnist5k', action='store_true', help='the lazy and dense paths on MNIST-5k instead')
+    ap.add_argument('--profile', action='store_true', help='where the CPU time of one Haar fit goes, instead')
     a = ap.parse_args()
     depths, fit_depths = [int(d) for d in a.depths.split(',')], [int(d) for d in a.fit_depths.split(',') if d]
     if a.mnist5k:
@@ -90,9 +129,14 @@ if __name__ == '__main__':
         raise SystemExit
     X, y = load_fashion_mnist()
     Xtr, ytr, Xte, yte = X[:a.n], y[:a.n], X[60_000:], y[60_000:]
+    if a.profile:
+        a.depths_ = depths
+        profile(Xtr, ytr, a)
+        raise SystemExit
     print(f"Fashion-MNIST: {len(Xtr):,} training / {len(Xte):,} test images (uint8); load average "
-          f"{os.getloadavg()[0]:.1f}; SDTClassifier(criterion='entropy', max_features="
-          f"{a.max_features}, batch_exponent={a.batch_exponent:g}) over HaarFeatures((28, 28)), features='lazy'", flush=True)
+          f"{os.getloadavg()[0]:.1f}; SDTClassifier(criterion={a.criterion!r}, max_features={a.max_features}, "
+          f"batch_exponent={a.batch_exponent:g}, feature_decay={a.feature_decay:g}) over HaarFeatures((28, 28)"
+          f"{', deskew=True' if a.deskew else ''}), features='lazy'", flush=True)
     haar_s, rows = {}, {}
     for d in [d for d in fit_depths if d < max(depths)]:
         m, haar_s[d] = timed(lambda: haar_tree(d, a).fit(Xtr, ytr))
