@@ -75,7 +75,7 @@ class SplitSearch:
     min_batch: int = 20           # floor on the batch size N_0
     schedule: str = 'linear'      # new points per iteration: N0 ('linear', the paper) or N0 2^k ('doubling')
     max_features: object = None   # None: all D features; int or fraction: a random subset drawn at each node
-    feature_decay: float = 0.0    # a node with a share s of the points searches max_features * s^feature_decay
+    feature_decay: float = 0.0    # a node with a share s of the points searches max_features * s^this
     ties: str = 'margin'          # rule among features tied in step 5 (`pick_tied`)
     sort: str | None = None       # batch sort in `merge_scan`: 'ranks', 'merge', None (ranks up to RANKED)
     chunk_elements: int = 2**23   # the exact search scores chunk_elements // N_j features at a time
@@ -486,7 +486,8 @@ def n_candidate_features(D, max_features=None,  # input features; None, an int >
     if max_features is None: d = D
     elif integer and max_features >= 1: d = min(D, int(max_features))
     elif isinstance(max_features, (float, np.floating)) and 0 < max_features <= 1: d = max_features * D
-    else: raise ValueError(f"max_features must be None, an int >= 1 or a float in (0, 1]; got {max_features!r}")
+    else: raise ValueError("max_features must be None, an int >= 1 or a float in (0, 1]; "
+                           f"got {max_features!r}")
     return min(D, max(1, math.ceil(d * share ** decay))) if decay else max(1, math.ceil(d))
 
 def subset_sizes(n0, n_halvings, schedule='linear'):  # N_0; halving iterations; 'linear' or 'doubling'
@@ -634,7 +635,6 @@ _SDT_CONSTRAINTS = {   # `SDTClassifier`'s parameters: the values `check_params`
 class SDTClassifier(TreeClassifierMixin, BaseEstimator):
     "Decision tree grown greedily with the stochastic split search of SDT (Tavallali et al.)."
     parameter_constraints = _SDT_CONSTRAINTS
-
     def __init__(self,
                  max_depth=None,       # maximum depth (None: grow until pure)
                  min_samples_leaf=1,   # smallest leaf
@@ -650,10 +650,9 @@ class SDTClassifier(TreeClassifierMixin, BaseEstimator):
                  class_weight=None,
                  verbose=False):       # show the growth, one depth level at a time (`tqdm.auto`)
         self.max_depth, self.min_samples_leaf, self.n_halvings = max_depth, min_samples_leaf, n_halvings
-        self.batch_exponent, self.criterion, self.min_batch = batch_exponent, criterion, min_batch
-        self.max_features, self.random_state, self.schedule = max_features, random_state, schedule
-        self.feature_decay = feature_decay
-        self.class_weight, self.verbose, self.ties = class_weight, verbose, ties
+        self.batch_exponent, self.min_batch, self.class_weight = batch_exponent, min_batch, class_weight
+        self.criterion, self.random_state, self.feature_decay = criterion, random_state, feature_decay
+        self.max_features, self.schedule, self.ties, self.verbose = max_features, schedule, ties, verbose
 
 # %% ../nbs/15_sdt.ipynb #0d87781c
 @patch
