@@ -5,11 +5,13 @@ process. Prints, per depth of --depths: test accuracy of each model and CPU seco
 of the Haar fit: numpy's allocations during it (tracemalloc) and the process's peak resident size (ru_maxrss, read
 after the Haar fits and before CART). SDT grows level by level, so one tree grown to the deepest depth is read at
 every smaller depth (its depth-d truncation *is* the depth-d tree); --fit-depths below the deepest are also fitted on
-their own and timed (the deepest's time is the traced fit's, slightly pessimistic). A progress bar (tqdm, on stderr)
+their own and timed (the deepest's time is the traced fit's, pessimistic: `--no-trace` times it untraced and reads
+the peak from ru_maxrss only). A progress bar (tqdm, on stderr)
 shows the growth level by level.
 
     python benchmarks/bench_haar60k.py [--depths 8,10,12,14,16] [--fit-depths 12] [--max-features 0.01]
-                                       [--batch-exponent 7] [--n 60000]
+                                       [--batch-exponent 7] [--feature-decay 0] [--criterion entropy]
+                                       [--deskew] [--n 60000]
 
 Needs Debian's `dataset-fashion-mnist`. `--n 6000` is a smoke test.
 
@@ -17,13 +19,28 @@ Needs Debian's `dataset-fashion-mnist`. `--n 6000` is a smoke test.
 the dense matrix fits): the same tree? (every feature and threshold), test accuracy and CPU seconds of each fit.
 
     python benchmarks/bench_haar60k.py --mnist5k [--depths 12] [--max-features None]
+
+`--profile`: instead, where the CPU time of one Haar fit to the deepest of --depths goes: per node size (log2 of the
+node's points) and search (exact, or halving rounds then the exact search on the survivors), and cProfile's functions
+by own CPU time (`_haar_values`: feature values from the integral images; `_merge_scan`: the compiled sort, merge and
+scan of thresholds; cumsum: the integral images).
+
+    python benchmarks/bench_haar60k.py --profile --depths 12 --max-features 0.03
+
+`--sweep "k=v k=v; k=v; ..."`: instead, CART at the deepest of --depths once, then one Haar fit of that depth per
+';'-separated setting (the command line's settings with these `SDTClassifier` parameters replaced; `deskew=True`:
+`HaarFeatures(deskew=True)`), each timed without tracemalloc, in the same process: a line per setting with its CPU
+seconds, the ratio to CART's, test accuracy and the gain over CART; the process's peak resident size at the end.
+
+    python benchmarks/bench_haar60k.py --sweep "feature_decay=1 max_features=0.2; criterion='gini'" --depths 12
 """
-import argparse, os, resource, time, tracemalloc
+import argparse, ast, collections, cProfile, io, math, os, pstats, resource, time, tracemalloc
 import numpy as np
 from sklearn.tree import DecisionTreeClassifier
 
 from tao_nb.datasets import load_fashion_mnist
 from tao_nb.haar import HaarFeatures, HaarTreeClassifier
+import tao_nb.sdt
 from tao_nb.sdt import SDTClassifier
 
 
@@ -51,9 +68,10 @@ def accuracy_by_depth(model, X, y, depths):
 def haar_tree(depth, a, verbose=False):
     "The Haar tree of the command line's settings `a`, features computed lazily."
     mf = None if a.max_features == 'None' else float(a.max_features)
-    sdt = SDTClassifier(max_depth=depth, criterion='entropy', max_features=mf, batch_exponent=a.batch_exponent,
+    sdt = SDTClassifier(max_depth=depth, criterion=a.criterion, max_features=mf, batch_exponent=a.batch_exponent,
+                        feature_decay=a.feature_decay, n_halvings=a.n_halvings, min_batch=a.min_batch,
                         random_state=a.seed, verbose=verbose)
-    return HaarTreeClassifier(HaarFeatures((28, 28)), sdt, features='lazy')
+    return HaarTreeClassifier(HaarFeatures((28, 28), deskew=a.deskew), sdt, features='lazy')
 
 
 def mnist5k_check(a):
@@ -72,16 +90,70 @@ def mnist5k_check(a):
     print(f"same tree (every node's feature and threshold): {same}; {t1.n_leaves} leaves")
 
 
+def profile(Xtr, ytr, a):
+    "Print where the CPU time of one lazy Haar fit goes: by node size and search kind, and by function."
+    by_size, halved = collections.defaultdict(lambda: [0, 0.0]), []
+    split, halving = tao_nb.sdt.sdt_split, tao_nb.sdt._halving
+    def timed_split(X, y, search, idx, *args, **kw):
+        halved.clear()
+        out, s = timed(lambda: split(X, y, search, idx, *args, **kw))
+        row = by_size[int(math.log2(len(idx))), bool(halved)]
+        row[0], row[1] = row[0] + 1, row[1] + s
+        return out
+    def flagged_halving(*args):
+        halved.append(True)
+        return halving(*args)
+    tao_nb.sdt.sdt_split, tao_nb.sdt._halving = timed_split, flagged_halving   # called by `_grow`, `sdt_split`
+    prof = cProfile.Profile(time.process_time)
+    m, s = timed(lambda: prof.runcall(haar_tree(max(a.depths_), a).fit, Xtr, ytr))
+    print(f"Haar tree depth {max(a.depths_)}: {s:.1f} CPU s under cProfile, {m.tree_.n_leaves} leaves")
+    print("CPU s by node size: log2(points) search nodes CPU-s")
+    for (k, h), (n, t) in sorted(by_size.items()):
+        print(f"  {k:2d} {'halving' if h else 'exact  '} {n:5d} {t:6.1f}")
+    out = io.StringIO()
+    pstats.Stats(prof, stream=out).strip_dirs().sort_stats('tottime').print_stats(8)
+    print('\n'.join(line for line in out.getvalue().splitlines() if line.strip()))
+
+
+def sweep(Xtr, ytr, Xte, yte, a):
+    "CART once, then a Haar fit per setting of `a.sweep`, each timed and scored in this process."
+    depth = max(a.depths_)
+    cart, cart_s = timed(lambda: DecisionTreeClassifier(max_depth=depth, random_state=0).fit(Xtr, ytr))
+    cart_acc = cart.score(Xte, yte)
+    print(f"CART on pixels depth {depth}: test {cart_acc:.4f}, {cart_s:.1f} CPU s", flush=True)
+    for setting in [t.strip() for t in a.sweep.split(';') if t.strip()]:
+        params = {k: ast.literal_eval(v) for k, v in (kv.split('=') for kv in setting.split())}
+        m = haar_tree(depth, a)
+        if params.pop('deskew', False): m.haar.set_params(deskew=True)
+        m.tree.set_params(**params)
+        m, s = timed(lambda: m.fit(Xtr, ytr))
+        acc = m.score(Xte, yte)
+        print(f"Haar depth {depth} [{setting}]: {s:.1f} CPU s = {s / cart_s:.2f}x CART, test {acc:.4f}, "
+              f"Haar - CART {acc - cart_acc:+.4f}, {m.tree_.n_leaves} leaves", flush=True)
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
+    print(f"process peak resident {rss:.2f} GiB (ru_maxrss, every fit and the data)")
+
+
 if __name__ == '__main__':
     ap = argparse.ArgumentParser()
     ap.add_argument('--depths', default='8,10,12,14,16')
     ap.add_argument('--fit-depths', default='12', help='depths also fitted on their own and timed')
     ap.add_argument('--max-features', default='0.01', help="SDTClassifier(max_features=...): 'None' for all")
     ap.add_argument('--batch-exponent', type=float, default=7, help='SDT batches N_j / 2^b (SDTClassifier default 10)')
+    ap.add_argument('--feature-decay', type=float, default=0.0,
+                    help='SDTClassifier(feature_decay=...): a node with a share s of the points searches mf * s^this')
+    ap.add_argument('--n-halvings', type=int, default=7, help="SDTClassifier(n_halvings=...): the paper's alpha")
+    ap.add_argument('--min-batch', type=int, default=20, help="SDTClassifier(min_batch=...): the paper's N_0")
+    ap.add_argument('--criterion', default='entropy', help="'entropy' (the paper's eq. 2) or 'gini'")
+    ap.add_argument('--deskew', action='store_true', help='HaarFeatures(deskew=True) (a departure for Fashion)')
     ap.add_argument('--seed', type=int, default=0)
     ap.add_argument('--n', type=int, default=60_000, help='training images used (a smoke test: fewer)')
     ap.add_argument('--no-cart', action='store_true')
+    ap.add_argument('--no-trace', action='store_true',
+                    help='time the deepest fit without tracemalloc (peak memory: ru_maxrss only)')
     ap.add_argument('--mnist5k', action='store_true', help='the lazy and dense paths on MNIST-5k instead')
+    ap.add_argument('--profile', action='store_true', help='where the CPU time of one Haar fit goes, instead')
+    ap.add_argument('--sweep', default='', help="';'-separated SDTClassifier settings 'k=v k=v', each fitted once")
     a = ap.parse_args()
     depths, fit_depths = [int(d) for d in a.depths.split(',')], [int(d) for d in a.fit_depths.split(',') if d]
     if a.mnist5k:
@@ -91,22 +163,30 @@ if __name__ == '__main__':
     X, y = load_fashion_mnist()
     Xtr, ytr, Xte, yte = X[:a.n], y[:a.n], X[60_000:], y[60_000:]
     print(f"Fashion-MNIST: {len(Xtr):,} training / {len(Xte):,} test images (uint8); load average "
-          f"{os.getloadavg()[0]:.1f}; SDTClassifier(criterion='entropy', max_features="
-          f"{a.max_features}, batch_exponent={a.batch_exponent:g}) over HaarFeatures((28, 28)), features='lazy'", flush=True)
+          f"{os.getloadavg()[0]:.1f}; SDTClassifier(criterion={a.criterion!r}, max_features={a.max_features}, "
+          f"batch_exponent={a.batch_exponent:g}, feature_decay={a.feature_decay:g}, n_halvings={a.n_halvings}, "
+          f"min_batch={a.min_batch}) over HaarFeatures((28, 28)"
+          f"{', deskew=True' if a.deskew else ''}), features='lazy'", flush=True)
+    a.depths_ = depths
+    if a.profile or a.sweep:
+        profile(Xtr, ytr, a) if a.profile else sweep(Xtr, ytr, Xte, yte, a)
+        raise SystemExit
     haar_s, rows = {}, {}
     for d in [d for d in fit_depths if d < max(depths)]:
         m, haar_s[d] = timed(lambda: haar_tree(d, a).fit(Xtr, ytr))
         print(f"Haar tree depth {d} fitted alone: {haar_s[d]:.1f} CPU s, test {m.score(Xte, yte):.4f}, "
               f"{m.tree_.n_leaves} leaves", flush=True)
-    tracemalloc.start()
+    if not a.no_trace: tracemalloc.start()
     model, s_deep = timed(lambda: haar_tree(max(depths), a, verbose=True).fit(Xtr, ytr))
     if max(depths) in fit_depths: haar_s[max(depths)] = s_deep
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-    print(f"Haar tree grown to depth {max(depths)}: {s_deep:.1f} CPU s (under tracemalloc); "
+    print(f"Haar tree grown to depth {max(depths)}: {s_deep:.1f} CPU s"
+          f"{'' if a.no_trace else ' (under tracemalloc)'}; "
           f"{model.haar_.n_features_out_:,} Haar features; {model.tree_.n_leaves} leaves", flush=True)
-    print(f"peak memory: numpy allocations during the fit {peak / 2**30:.2f} GiB (tracemalloc); process peak "
+    traced = '' if a.no_trace else f"numpy allocations during the fit {peak / 2**30:.2f} GiB (tracemalloc); "
+    print(f"peak memory: {traced}process peak "
           f"resident {rss / 2**30:.2f} GiB (ru_maxrss, data loading included); a dense feature matrix would be "
           f"{model.haar_.output_nbytes(len(Xtr)) / 2**30:.1f} GiB", flush=True)
     haar_acc = accuracy_by_depth(model, Xte, yte, depths)

@@ -22,11 +22,18 @@ __all__ = ['HAAR_FAMILIES', 'MAX_HAAR_BYTES', 'FIT_BYTES_PER_FEATURE', 'HAAR_CHU
            'HaarTreeClassifier']
 
 # %% ../nbs/16_haar.ipynb #a6a27194
-def integral_images(images): # (N, H, W) images
+def integral_images(images, # (N, H, W) images
+                    chunk=4096): # images summed at a time
     "Zero-padded integral images, shape (N, H+1, W+1), in float64 (exact for integer pixels)."
-    images = np.asarray(images, dtype=np.float64)
-    ii = np.zeros((images.shape[0], images.shape[1] + 1, images.shape[2] + 1))
-    np.cumsum(np.cumsum(images, axis=1), axis=2, out=ii[:, 1:, 1:])
+    images = np.asarray(images)
+    (N, H, W), step = images.shape, max(1, chunk)
+    ii = np.zeros((N, H + 1, W + 1))
+    for s in range(0, N, step):   # pixel-major (H+1, W+1, images): each addition runs along the images
+        v = np.zeros((H + 1, W + 1, len(images[s:s + step])))
+        v[1:, 1:] = images[s:s + step].transpose(1, 2, 0)
+        for r in range(2, H + 1): v[r] += v[r - 1]          # down the rows, then across: np.cumsum's order
+        for c in range(2, W + 1): v[:, c] += v[:, c - 1]
+        ii[s:s + step] = v.transpose(2, 0, 1)
     return ii
 
 # %% ../nbs/16_haar.ipynb #baf67b9d

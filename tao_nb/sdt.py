@@ -75,6 +75,7 @@ class SplitSearch:
     min_batch: int = 20           # floor on the batch size N_0
     schedule: str = 'linear'      # new points per iteration: N0 ('linear', the paper) or N0 2^k ('doubling')
     max_features: object = None   # None: all D features; int or fraction: a random subset drawn at each node
+    feature_decay: float = 0.0    # a node with a share s of the points searches max_features * s^this
     ties: str = 'margin'          # rule among features tied in step 5 (`pick_tied`)
     sort: str | None = None       # batch sort in `merge_scan`: 'ranks', 'merge', None (ranks up to RANKED)
     chunk_elements: int = 2**23   # the exact search scores chunk_elements // N_j features at a time
@@ -478,14 +479,16 @@ def batch_size(n,  # points at the node
     return min(n, max(math.ceil(n / 2 ** batch_exponent), min_batch))
 
 # %% ../nbs/15_sdt.ipynb #d358fc05
-def n_candidate_features(D, max_features=None):  # input features; None, an int >= 1 or a float in (0, 1]
-    "How many of D features a node searches: all (None), an int (at most D), or a fraction of D (at least 1)."
-    if max_features is None: return D
+def n_candidate_features(D, max_features=None,  # input features; None, an int >= 1 or a float in (0, 1]
+                         share=1.0, decay=0.0):  # the node's share of the points; `feature_decay`
+    "Features a node searches: all D (None), an int (at most D) or a fraction of D, times share^decay; >= 1."
     integer = isinstance(max_features, (int, np.integer)) and not isinstance(max_features, bool)
-    if integer and max_features >= 1: return min(D, int(max_features))
-    if isinstance(max_features, (float, np.floating)) and 0 < max_features <= 1:
-        return max(1, math.ceil(max_features * D))
-    raise ValueError(f"max_features must be None, an int >= 1 or a float in (0, 1]; got {max_features!r}")
+    if max_features is None: d = D
+    elif integer and max_features >= 1: d = min(D, int(max_features))
+    elif isinstance(max_features, (float, np.floating)) and 0 < max_features <= 1: d = max_features * D
+    else: raise ValueError("max_features must be None, an int >= 1 or a float in (0, 1]; "
+                           f"got {max_features!r}")
+    return min(D, max(1, math.ceil(d * share ** decay))) if decay else max(1, math.ceil(d))
 
 def subset_sizes(n0, n_halvings, schedule='linear'):  # N_0; halving iterations; 'linear' or 'doubling'
     "|S_t^k| for k < n_halvings: N0 fresh points per iteration ('linear', the paper) or N0 2^k ('doubling')."
@@ -581,7 +584,7 @@ def sdt_split(X,                   # (N, D) inputs
     rng, idx = np.random.default_rng(rng), np.arange(len(X)) if idx is None else np.asarray(idx)
     n, D, halvings, schedule = len(idx), X.shape[1], search.n_halvings, search.schedule
     n0 = batch_size(n, search.batch_exponent, search.min_batch)
-    d = n_candidate_features(D, search.max_features)
+    d = n_candidate_features(D, search.max_features, n / len(X), search.feature_decay)
     features = np.arange(D) if d == D else np.sort(rng.choice(D, d, replace=False))
     def exact(fs): return exhaustive_split(X, y, search, idx, fs, work, sample_weight, rng)
     if halvings == 0 or d * n * math.log2(max(n, 2)) <= halving_sort_work(n, d, n0, halvings, schedule):
@@ -615,6 +618,7 @@ _SDT_CONSTRAINTS = {   # `SDTClassifier`'s parameters: the values `check_params`
     'batch_exponent': [Interval(numbers.Real, 0)], 'criterion': [Options(CRITERIA)],
     'schedule': [Options(SCHEDULES)], 'ties': [Options(TIES)],
     'max_features': [None, Interval(numbers.Integral, 1), Interval(numbers.Real, 0, 1, 'right')],
+    'feature_decay': [Interval(numbers.Real, 0)],
     'random_state': [None, Interval(numbers.Integral, 0), np.random.RandomState],
     'class_weight': [None, dict, Options(('balanced',))], 'verbose': [bool]}
 
@@ -631,7 +635,6 @@ _SDT_CONSTRAINTS = {   # `SDTClassifier`'s parameters: the values `check_params`
 class SDTClassifier(TreeClassifierMixin, BaseEstimator):
     "Decision tree grown greedily with the stochastic split search of SDT (Tavallali et al.)."
     parameter_constraints = _SDT_CONSTRAINTS
-
     def __init__(self,
                  max_depth=None,       # maximum depth (None: grow until pure)
                  min_samples_leaf=1,   # smallest leaf
@@ -641,14 +644,15 @@ class SDTClassifier(TreeClassifierMixin, BaseEstimator):
                  min_batch=20,         # floor on the batch size (the paper's N_0 = 20)
                  schedule='linear',    # new points per halving: N_0 ('linear', paper) or N_0 2^k ('doubling')
                  max_features=None,    # None: all features; int or fraction: a random subset drawn per node
+                 feature_decay=0.0,    # a node with a share s of the points searches max_features * s^this
                  ties='margin',        # rule among tied features: 'margin', 'random' or 'first' (`pick_tied`)
                  random_state=None,    # seed, `RandomState` or None
                  class_weight=None,
                  verbose=False):       # show the growth, one depth level at a time (`tqdm.auto`)
         self.max_depth, self.min_samples_leaf, self.n_halvings = max_depth, min_samples_leaf, n_halvings
-        self.batch_exponent, self.criterion, self.min_batch = batch_exponent, criterion, min_batch
-        self.max_features, self.random_state, self.schedule = max_features, random_state, schedule
-        self.class_weight, self.verbose, self.ties = class_weight, verbose, ties
+        self.batch_exponent, self.min_batch, self.class_weight = batch_exponent, min_batch, class_weight
+        self.criterion, self.random_state, self.feature_decay = criterion, random_state, feature_decay
+        self.max_features, self.schedule, self.ties, self.verbose = max_features, schedule, ties, verbose
 
 # %% ../nbs/15_sdt.ipynb #0d87781c
 @patch
@@ -688,7 +692,7 @@ def _grow(self:SDTClassifier, X, y, sw, search, rng):
 # %% ../nbs/15_sdt.ipynb #085ff880
 # SDTClassifier's parameters that are `SplitSearch` fields
 _SEARCH_PARAMETERS = ('criterion', 'min_samples_leaf', 'n_halvings', 'batch_exponent', 'min_batch',
-                      'schedule', 'max_features', 'ties')
+                      'schedule', 'max_features', 'feature_decay', 'ties')
 
 def _source_targets(clf, X:FeatureSource, y):
     "(classes, codes) of y checked as for a matrix (a 1-column stand-in: the source's values come later)."

@@ -367,6 +367,26 @@ def test_max_features_one_feature_searched(digits):
     assert s.valid and len(tr.survivors) == 1 and s.feature == tr.survivors[0]
 
 
+@pytest.mark.parametrize('decay', [0.5, 1.0])
+def test_feature_decay_searches_fewer_features_at_smaller_nodes(digits, decay):
+    "A node with a share s of the points searches ceil(d s^decay) features: halving's first round scores them all."
+    X, y = digits
+    search = SplitSearch(10, n_halvings=3, batch_exponent=4, min_batch=5, max_features=40, feature_decay=decay)
+    for n in (len(X), len(X) // 4):
+        tr = SDTTrace()
+        sdt_split(X, y, search, idx=np.arange(n), rng=0, trace=tr)
+        assert tr.n_features[0] == int(np.ceil(40 * (n / len(X)) ** decay))
+
+
+def test_feature_decay_zero_is_the_default_tree(digits):
+    X, y = digits
+    a = SDTClassifier(max_depth=6, max_features=0.3, random_state=0).fit(X, y).tree_
+    b = SDTClassifier(max_depth=6, max_features=0.3, feature_decay=0.0, random_state=0).fit(X, y).tree_
+    np.testing.assert_array_equal(a.feature, b.feature)
+    c = SDTClassifier(max_depth=6, max_features=0.3, feature_decay=1.0, random_state=0).fit(X, y).tree_
+    assert c.feature[0] >= 0 and not np.array_equal(a.feature, c.feature)
+
+
 def test_float32_fit_equals_float64_fit(digits):
     X, y = digits
     a = SDTClassifier(max_depth=6, random_state=0).fit(X.astype(np.float32), y)
