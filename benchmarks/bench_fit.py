@@ -8,6 +8,7 @@ test accuracy.
     python benchmarks/bench_fit.py [--sets digits,mnist5k] [--entry-sets digits]
     python benchmarks/bench_fit.py --profile digits     # where the baseline's CPU seconds go (cProfile)
     python benchmarks/bench_fit.py --screen 1 [--entry-sets none]   # also the default with screening (09)
+    python benchmarks/bench_fit.py --replay-seeds 1,2 --replay-set mnist5k  # the stopping rule on other splits
 
 Baseline: the configuration before issue 28 part 2, its parameters written out (four starts, 8 values of C
 from 10 to 10**-1.5, node_tol 1e-2, at most 14 sweeps per C, tol 5e-3), with every node fit through
@@ -18,6 +19,9 @@ compiled `Tree.route_from` (00) in the reduced problems (05).
 '+ screen k' (with `--screen k`): the new default with every node solver's `screen=k` (liblinear on a working
 set of features, `screened_l1` in 09). Each fit also prints its node solves: the calls of `ObliqueSolver.propose`
 (the surrogate's solution of a node step, liblinear's solve with or without screening) and their CPU seconds.
+`--replay-seeds`: for each split seed, the new default's fit and what stopping dominated starts (a start stops
+once its validation error is k binomial standard errors above the best so far, k = 2 and 3) would have selected
+and saved, replayed on that fit's finished paths (`stop_dominated`).
 A small fit first compiles the numba kernels, so that neither timed fit pays for that.
 """
 import os
@@ -197,18 +201,31 @@ def profile(name):
         print(f"  {label:<58} {calls:6d} calls {sec:8.2f} s  {sec / total:6.1%}")
 
 
+def replay_seeds(name, seeds):
+    "The stopping rule replayed on other splits (random_state of the split) of `name`: the default fit's paths."
+    X, y = load(name)
+    for seed in seeds:
+        Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.3, random_state=seed, stratify=y)
+        est = TAOPathClassifier(random_state=0).fit(Xtr, ytr)
+        print(f"\n{name}, split seed {seed}: {describe(est, Xte, yte)}", flush=True)
+        replay(est, [(i, d) for i in ('cart', 'oblique') for d in (8, 12)], math.ceil(0.2 * len(ytr)), Xte, yte)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--sets', default='digits,mnist5k')
     ap.add_argument('--entry-sets', default='digits', help="sets that also time '+ entry' (one change alone)")
     ap.add_argument('--profile', default=None, help='a data set: profile its baseline fit instead')
     ap.add_argument('--screen', type=float, default=0.0, help="also fit the new default with node solvers' screen")
+    ap.add_argument('--replay-seeds', default=None, help='split seeds: replay the stopping rule on --replay-set')
+    ap.add_argument('--replay-set', default='digits')
     args = ap.parse_args()
     print(f"bench_fit: TAOPathClassifier fit CPU time, BLAS threads = 1, one process; "
           f"load average at start {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores", flush=True)
     Xw, yw = load_digits(return_X_y=True)
     TAOPathClassifier(Cs=[1.0], max_depths=3, random_state=0).fit(Xw[:300], yw[:300])   # compiles the kernels
     if args.profile: profile(args.profile)
+    elif args.replay_seeds: replay_seeds(args.replay_set, [int(k) for k in args.replay_seeds.split(',')])
     else:
         for name in args.sets.split(','): run(name, name in args.entry_sets.split(','), args.screen)
 
