@@ -9,6 +9,8 @@ One process, in this order, each model selected on validation rows, never on tes
 - the linear yardstick: one-vs-rest L1 linear SVM (`LinearSVC(penalty='l1', dual=False)`) on the same 48,000 fitting
   images at the same scaling, C from `--svm-Cs` chosen on the same 12,000 validation images;
 - `RandomForestClassifier(100)` (no selection).
+Each tree of the path also prints its inference cost: the mean number of multiplications per test prediction (the
+nonzero weights of the decision nodes on each test image's path, `Tree.inference_cost`).
 Needs Debian's `dataset-fashion-mnist`. CPU seconds of this process (BLAS on one thread) beside each fit.
 
     python benchmarks/bench_fashion.py [--depth 8] [--Cs 1,0.3,0.1] [--max-iter 4] [--svm-Cs 0.1] [--n 60000] [--no-baselines]
@@ -58,7 +60,8 @@ if __name__ == '__main__':
     for i, r in enumerate(tao.path_.records):
         print(f"  TAO path C={r['C']:.3g}: train error {r['train_error']:.4f}, validation error {r['val_error']:.4f}, "
               f"test {tao.path_.score(Xte, yte, i):.4f}, {int(r['leaves'])} leaves, {int(r['nonzeros'])} nonzeros, "
-              f"{int(r['sweeps'])} sweeps, {r['seconds']:.0f} s", flush=True)
+              f"{int(r['sweeps'])} sweeps, {r['seconds']:.0f} s, "
+              f"{tao.path_.trees[i].inference_cost(Xte):.1f} multiplications per test prediction", flush=True)
     print(f"sparse oblique TAO tree (CART depth {a.depth} start, C {tao.C_:.3g} chosen on validation): test "
           f"{tao.score(Xte, yte):.4f} ({tao.tree_.n_leaves} leaves, {int((tao.tree_.W != 0).sum())} nonzeros, "
           f"{s:.0f} CPU s, {s / len(Cs):.0f} CPU s per value of C)", flush=True)
