@@ -340,7 +340,7 @@ def fit(self:TAOPathClassifier, X, y, sample_weight=None):  # (n, D) inputs; (n,
     self.n_iter_ = int(sum(r['sweeps'] for p in [*self.paths_, *more] for r in p.records))
     return self
 
-# %% ../nbs/14_estimators.ipynb #0da93dce
+# %% ../nbs/14_estimators.ipynb #61124901
 def cv_folds(y, k, seed,         # (N,) encoded labels; number of folds; the shuffle's seed
              sample_weight=None):  # (N,) weights, split with their rows (None: unweighted)
     "[(fitting rows, validation rows, their weights)] of a stratified, shuffled K-fold split."
