@@ -75,7 +75,7 @@ class SplitSearch:
     min_batch: int = 20           # floor on the batch size N_0
     schedule: str = 'linear'      # new points per iteration: N0 ('linear', the paper) or N0 2^k ('doubling')
     max_features: object = None   # None: all D features; int or fraction: a random subset drawn at each node
-    feature_decay: float = 0.0    # a node with a share s of the points searches max_features * s^this
+    feature_decay: float = 0.0    # exponent: features searched = max_features * (node's share)**this
     ties: str = 'margin'          # rule among features tied in step 5 (`pick_tied`)
     sort: str | None = None       # batch sort in `merge_scan`: 'ranks', 'merge', None (ranks up to RANKED)
     chunk_elements: int = 2**23   # the exact search scores chunk_elements // N_j features at a time
@@ -488,7 +488,7 @@ def n_candidate_features(D, max_features=None,  # input features; None, an int >
     elif isinstance(max_features, (float, np.floating)) and 0 < max_features <= 1: d = max_features * D
     else: raise ValueError("max_features must be None, an int >= 1 or a float in (0, 1]; "
                            f"got {max_features!r}")
-    return min(D, max(1, math.ceil(d * share ** decay))) if decay else max(1, math.ceil(d))
+    return max(1, math.ceil(d * share ** decay))     # share <= 1: never more than d <= D
 
 def subset_sizes(n0, n_halvings, schedule='linear'):  # N_0; halving iterations; 'linear' or 'doubling'
     "|S_t^k| for k < n_halvings: N0 fresh points per iteration ('linear', the paper) or N0 2^k ('doubling')."
@@ -644,7 +644,7 @@ class SDTClassifier(TreeClassifierMixin, BaseEstimator):
                  min_batch=20,         # floor on the batch size (the paper's N_0 = 20)
                  schedule='linear',    # new points per halving: N_0 ('linear', paper) or N_0 2^k ('doubling')
                  max_features=None,    # None: all features; int or fraction: a random subset drawn per node
-                 feature_decay=0.0,    # a node with a share s of the points searches max_features * s^this
+                 feature_decay=0.0,    # exponent: features searched = max_features * (node's share)**this
                  ties='margin',        # rule among tied features: 'margin', 'random' or 'first' (`pick_tied`)
                  random_state=None,    # seed, `RandomState` or None
                  class_weight=None,
