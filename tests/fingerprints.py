@@ -45,6 +45,12 @@ def cases():
         'onehot_d4': lambda: OneHotTAOClassifier(max_depth=4, random_state=0).fit(Xs, ys).tree_,
         'sdt_d6': lambda: SDTClassifier(max_depth=6, random_state=0).fit(X, y).tree_,
         'haar_d4': lambda: HaarTreeClassifier(HaarFeatures(), SDTClassifier(max_depth=4, random_state=0)).fit(Xs, ys).tree_,
+        # entropy, batches and exact searches of more than RANKED points (issue 31's compiled sort and scan)
+        'sdt_entropy_d6': lambda: SDTClassifier(max_depth=6, criterion='entropy', batch_exponent=2,
+                                                random_state=0).fit(X, y).tree_,
+        'haar_entropy_lazy_d5': lambda: HaarTreeClassifier(HaarFeatures(), SDTClassifier(
+            max_depth=5, criterion='entropy', batch_exponent=1, max_features=0.5, random_state=0),
+            features='lazy').fit(Xs, ys).tree_,
         'nongreedy_d4': lambda: NonGreedyTreeClassifier(max_depth=4, max_iter=3, random_state=0).fit(Xs, ys).tree_,
         'nongreedy_stable_d3': lambda: NonGreedyTreeClassifier(max_depth=3, max_iter=3, stable=True, inference='exact',
                                                                random_state=0).fit(Xs, ys).tree_,
