@@ -33,8 +33,20 @@ scan of thresholds; cumsum: the integral images).
 seconds, the ratio to CART's, test accuracy and the gain over CART; the process's peak resident size at the end.
 
     python benchmarks/bench_haar60k.py --sweep "feature_decay=1 max_features=0.2; criterion='gini'" --depths 12
+
+`--reference REV` (with --sweep): each setting is also fitted with the package as of git revision REV (`git archive`,
+imported as `tao_nb_ref`; both compiled on a small fit first), right before the current package, in the same
+process: the two CPU times, their ratio (REV / now), and whether the trees are the same (every node's feature and
+threshold). Issue 31's faster split search against the commit before it:
+
+    python benchmarks/bench_haar60k.py --depths 12 --sweep "max_features=0.03; max_features=0.1" --reference 47d5227
+
+`--val`: the last 10,000 training images are held out as a validation set (the trees and CART are grown on the first
+50,000); with --sweep each line also gives the validation accuracy, to choose a setting without the test set.
 """
-import argparse, ast, collections, cProfile, io, math, os, pstats, resource, time, tracemalloc
+import argparse, ast, collections, cProfile, importlib, io, math, os, pstats, resource, subprocess, sys, tarfile
+import tempfile, time, tracemalloc
+from pathlib import Path
 import numpy as np
 from sklearn.tree import DecisionTreeClassifier
 
@@ -65,9 +77,24 @@ def accuracy_by_depth(model, X, y, depths):
     return out
 
 
-def haar_tree(depth, a, verbose=False):
-    "The Haar tree of the command line's settings `a`, features computed lazily."
+def reference_haar(rev):
+    "The module `tao_nb.haar` as of git revision `rev`, imported from a copy of that package as `tao_nb_ref.haar`."
+    root, d = Path(__file__).resolve().parents[1], Path(tempfile.mkdtemp(prefix='tao_nb_ref_'))
+    tar = subprocess.run(['git', 'archive', rev, 'tao_nb'], cwd=root, capture_output=True, check=True).stdout
+    tarfile.open(fileobj=io.BytesIO(tar)).extractall(d)
+    (d / 'tao_nb').rename(d / 'tao_nb_ref')
+    sys.path.insert(0, str(d))
+    return importlib.import_module('tao_nb_ref.haar')
+
+
+def haar_tree(depth, a, verbose=False, package=None):
+    "The Haar tree of the command line's settings `a`, features computed lazily (`package`: a `tao_nb.haar` module)."
     mf = None if a.max_features == 'None' else float(a.max_features)
+    if package is not None:
+        return package.HaarTreeClassifier(package.HaarFeatures((28, 28), deskew=a.deskew), package.SDTClassifier(
+            max_depth=depth, criterion=a.criterion, max_features=mf, batch_exponent=a.batch_exponent,
+            feature_decay=a.feature_decay, n_halvings=a.n_halvings, min_batch=a.min_batch, random_state=a.seed),
+            features='lazy')
     sdt = SDTClassifier(max_depth=depth, criterion=a.criterion, max_features=mf, batch_exponent=a.batch_exponent,
                         feature_decay=a.feature_decay, n_halvings=a.n_halvings, min_batch=a.min_batch,
                         random_state=a.seed, verbose=verbose)
@@ -115,21 +142,38 @@ def profile(Xtr, ytr, a):
     print('\n'.join(line for line in out.getvalue().splitlines() if line.strip()))
 
 
-def sweep(Xtr, ytr, Xte, yte, a):
+def fit_setting(depth, a, setting, Xtr, ytr, package=None):
+    "(fitted Haar tree, CPU s) of the command line's settings with `setting`'s ('k=v k=v') replaced."
+    params = {k: ast.literal_eval(v) for k, v in (kv.split('=') for kv in setting.split())}
+    m = haar_tree(depth, a, package=package)
+    if params.pop('deskew', False): m.haar.set_params(deskew=True)
+    m.tree.set_params(**params)
+    return timed(lambda: m.fit(Xtr, ytr))
+
+
+def sweep(Xtr, ytr, Xte, yte, a, val=None):
     "CART once, then a Haar fit per setting of `a.sweep`, each timed and scored in this process."
-    depth = max(a.depths_)
+    depth, ref = max(a.depths_), reference_haar(a.reference) if a.reference else None
+    for package in (ref, None) if ref else ():         # compiled (or loaded from numba's cache) before timing
+        fit_setting(3, a, '', Xtr[:3000], ytr[:3000], package)
     cart, cart_s = timed(lambda: DecisionTreeClassifier(max_depth=depth, random_state=0).fit(Xtr, ytr))
     cart_acc = cart.score(Xte, yte)
-    print(f"CART on pixels depth {depth}: test {cart_acc:.4f}, {cart_s:.1f} CPU s", flush=True)
+    vtext = '' if val is None else f", validation {cart.score(*val):.4f}"
+    print(f"CART on pixels depth {depth}: test {cart_acc:.4f}{vtext}, {cart_s:.1f} CPU s", flush=True)
     for setting in [t.strip() for t in a.sweep.split(';') if t.strip()]:
-        params = {k: ast.literal_eval(v) for k, v in (kv.split('=') for kv in setting.split())}
-        m = haar_tree(depth, a)
-        if params.pop('deskew', False): m.haar.set_params(deskew=True)
-        m.tree.set_params(**params)
-        m, s = timed(lambda: m.fit(Xtr, ytr))
+        if ref:
+            r, r_s = fit_setting(depth, a, setting, Xtr, ytr, ref)
+        m, s = fit_setting(depth, a, setting, Xtr, ytr)
         acc = m.score(Xte, yte)
-        print(f"Haar depth {depth} [{setting}]: {s:.1f} CPU s = {s / cart_s:.2f}x CART, test {acc:.4f}, "
+        vtext = '' if val is None else f", validation {m.score(*val):.4f}"
+        print(f"Haar depth {depth} [{setting}]: {s:.1f} CPU s = {s / cart_s:.2f}x CART, test {acc:.4f}{vtext}, "
               f"Haar - CART {acc - cart_acc:+.4f}, {m.tree_.n_leaves} leaves", flush=True)
+        if ref:
+            same = (np.array_equal(r.tree_.feature, m.tree_.feature)
+                    and np.array_equal(r.tree_.threshold, m.tree_.threshold))
+            print(f"  the same setting at {a.reference}: {r_s:.1f} CPU s = {r_s / cart_s:.2f}x CART; "
+                  f"{a.reference} / now {r_s / s:.2f}x; the same tree (every node's feature and threshold): {same}",
+                  flush=True)
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
     print(f"process peak resident {rss:.2f} GiB (ru_maxrss, every fit and the data)")
 
@@ -154,6 +198,8 @@ if __name__ == '__main__':
     ap.add_argument('--mnist5k', action='store_true', help='the lazy and dense paths on MNIST-5k instead')
     ap.add_argument('--profile', action='store_true', help='where the CPU time of one Haar fit goes, instead')
     ap.add_argument('--sweep', default='', help="';'-separated SDTClassifier settings 'k=v k=v', each fitted once")
+    ap.add_argument('--reference', default='', help='with --sweep: also fit each setting with the package at this git revision')
+    ap.add_argument('--val', action='store_true', help='hold out the last 10,000 training images for validation')
     a = ap.parse_args()
     depths, fit_depths = [int(d) for d in a.depths.split(',')], [int(d) for d in a.fit_depths.split(',') if d]
     if a.mnist5k:
@@ -162,14 +208,17 @@ if __name__ == '__main__':
         raise SystemExit
     X, y = load_fashion_mnist()
     Xtr, ytr, Xte, yte = X[:a.n], y[:a.n], X[60_000:], y[60_000:]
+    val = None
+    if a.val: Xtr, ytr, val = Xtr[:-10_000], ytr[:-10_000], (Xtr[-10_000:], ytr[-10_000:])
     print(f"Fashion-MNIST: {len(Xtr):,} training / {len(Xte):,} test images (uint8); load average "
           f"{os.getloadavg()[0]:.1f}; SDTClassifier(criterion={a.criterion!r}, max_features={a.max_features}, "
           f"batch_exponent={a.batch_exponent:g}, feature_decay={a.feature_decay:g}, n_halvings={a.n_halvings}, "
           f"min_batch={a.min_batch}) over HaarFeatures((28, 28)"
-          f"{', deskew=True' if a.deskew else ''}), features='lazy'", flush=True)
+          f"{', deskew=True' if a.deskew else ''}), features='lazy'"
+          f"{'; validation: the last 10,000 training images' if a.val else ''}", flush=True)
     a.depths_ = depths
     if a.profile or a.sweep:
-        profile(Xtr, ytr, a) if a.profile else sweep(Xtr, ytr, Xte, yte, a)
+        profile(Xtr, ytr, a) if a.profile else sweep(Xtr, ytr, Xte, yte, a, val)
         raise SystemExit
     haar_s, rows = {}, {}
     for d in [d for d in fit_depths if d < max(depths)]:

@@ -17,9 +17,9 @@ from .datasets import deskew_images, infer_image_shape
 from .sdt import SDTClassifier, FeatureSource, exhaustive_split, split_criterion
 
 # %% auto #0
-__all__ = ['HAAR_FAMILIES', 'MAX_HAAR_BYTES', 'FIT_BYTES_PER_FEATURE', 'HAAR_CHUNK_BYTES', 'integral_images',
-           'corner_coefficients', 'input_shape', 'flatten_images', 'HaarFeatures', 'HaarSource', 'haar_tree_apply',
-           'HaarTreeClassifier']
+__all__ = ['HAAR_FAMILIES', 'MAX_HAAR_BYTES', 'FIT_BYTES_PER_FEATURE', 'HAAR_CHUNK_BYTES', 'HAAR_BLOCK_FEATURES',
+           'integral_images', 'corner_coefficients', 'input_shape', 'flatten_images', 'HaarFeatures', 'HaarSource',
+           'haar_tree_apply', 'HaarTreeClassifier']
 
 # %% ../nbs/16_haar.ipynb #a6a27194
 def integral_images(images, # (N, H, W) images
@@ -332,13 +332,47 @@ def _haar_values(ii, rows, cols, corners, coefs, counts, paired, out, tiny):
                 bad |= (not a < np.inf) + 2 * (acc != 0 and a < tiny)
     return bad
 
+# %% ../nbs/16_haar.ipynb #haar-packed-table
+HAAR_BLOCK_FEATURES = 64   # blocks of at least this many features: `_haar_block`
+
+def _packed_table(corners, coefs):
+    "(F, 9) int16 corner << 4 | coefficient (4-bit two's complement), or None where one does not fit."
+    fits = corners.max(initial=0) < 2**11 and np.array_equal(coefs, np.rint(coefs))
+    fits = fits and np.abs(coefs).max(initial=0) <= 7
+    return ((corners.astype(np.int16) << 4) | (coefs.astype(np.int16) & 15)) if fits else None
+
+# %% ../nbs/16_haar.ipynb #haar-block-kernel
+@compiled()
+def _haar_block(ii, rows, cols, packed, out, tiny):
+    "out[g, i] = image rows[i]'s feature cols[g], 64 images at a time. Returns 1 on overflow, 2 on underflow."
+    n, CH, W = len(rows), 64, ii.shape[1]
+    IIt, acc = np.empty((W, CH)), np.empty(CH)
+    over, under = False, False
+    for i0 in range(0, n, CH):
+        nb = min(CH, n - i0)
+        for i in range(nb):                              # the chunk's integral images, pixel-major
+            for p in range(W): IIt[p, i] = ii[rows[i0 + i], p]
+        for g in range(len(cols)):
+            for i in range(nb): acc[i] = 0.0
+            for k in range(9):                            # in `matrix_`'s order, as `transform` sums
+                e = np.int64(packed[cols[g], k])
+                p, c = e >> 4, np.float64(((e & 15) ^ 8) - 8)
+                for i in range(nb): acc[i] += c * IIt[p, i]
+            for i in range(nb):
+                out[g, i0 + i] = acc[i]
+                a = abs(out[g, i0 + i])
+                over |= not a < np.inf
+                under |= (a < tiny) & (acc[i] != 0)
+    return over + 2 * under
+
 # %% ../nbs/16_haar.ipynb #haar-lazy-source
 class HaarSource(FeatureSource):
     "A fitted `HaarFeatures`' features of some images, computed from their integral images when asked."
     def __init__(self, haar, ii, tables=None): # fitted `HaarFeatures`; (N, (H+1)(W+1)) integral images
         small = ii.astype(np.float32)   # integer pixels' sums below 2^24 are exact in float32: half the bytes
         self.haar, self.ii = haar, small if np.array_equal(small, ii) else ii
-        self.tables = _corner_tables(haar.matrix_) if tables is None else tables
+        if tables is None: tables = *_corner_tables(haar.matrix_), None
+        self.tables = tables[:3] + (_packed_table(*tables[:2]) if tables[3] is None else tables[3],)
         self.shape, self.dtype = (len(ii), haar.n_features_out_), np.dtype(haar.dtype)
     def take(self, rows,  # int array: the images
              cols):       # int array: the features
@@ -349,14 +383,19 @@ class HaarSource(FeatureSource):
     def subset(self, rows): # int or bool array: the images kept
         return HaarSource(self.haar, self.ii[rows], self.tables)
     def _values(self, rows, cols, paired):
-        shape = (len(rows), 1 if paired else len(cols))
-        out, floating = np.empty(shape, self.dtype), np.issubdtype(self.dtype, np.floating)
-        tiny = np.finfo(self.dtype).tiny if floating else 0.0
         ids = np.asarray(rows, np.int64), np.asarray(cols, np.int64)
-        bad = _haar_values(self.ii, *ids, *self.tables, paired, out, tiny)
+        floating = np.issubdtype(self.dtype, np.floating)
+        tiny = np.finfo(self.dtype).tiny if floating else 0.0
+        if paired or len(cols) < HAAR_BLOCK_FEATURES or self.tables[3] is None:
+            out = np.empty((len(rows), 1 if paired else len(cols)), self.dtype)
+            bad = _haar_values(self.ii, *ids, *self.tables[:3], paired, out, tiny)
+        else:                                            # feature-major: each feature's values contiguous
+            out = np.empty((len(cols), len(rows)), self.dtype)
+            bad, out = _haar_block(self.ii, *ids, self.tables[3], out, tiny), out.T
         if floating: _refuse_cast(bad & 1, bad & 2, self.dtype)
         return out
 
+# %% ../nbs/16_haar.ipynb #haar-source-method
 @patch
 def source(self:HaarFeatures, X): # images (N, H*W) or (N, H, W)
     "The features of images X as a `HaarSource`: their integral images, the features computed when asked."

@@ -77,13 +77,13 @@ class SplitSearch:
     max_features: object = None   # None: all D features; int or fraction: a random subset drawn at each node
     feature_decay: float = 0.0    # exponent: features searched = max_features * (node's share)**this
     ties: str = 'margin'          # rule among features tied in step 5 (`pick_tied`)
-    sort: str | None = None       # batch sort in `merge_scan`: 'ranks', 'merge', None (ranks up to RANKED)
+    sort: str | None = None       # batch sort in `merge_scan`: 'ranks', 'radix', None (ranks up to RANKED)
     chunk_elements: int = 2**23   # the exact search scores chunk_elements // N_j features at a time
 
     def __post_init__(self):
         for name, options in (('criterion', CRITERIA), ('schedule', SCHEDULES), ('ties', TIES)):
             check_choice(name, getattr(self, name), options)
-        if self.sort is not None: check_choice('sort', self.sort, ('ranks', 'merge'))
+        if self.sort is not None: check_choice('sort', self.sort, ('ranks', 'radix'))
 
 # %% ../nbs/15_sdt.ipynb #sdt-source
 class FeatureSource:
@@ -201,85 +201,85 @@ def best_thresholds(values,             # (F, m) each row sorted ascending
 
 # %% ../nbs/15_sdt.ipynb #sdt-scan
 @compiled(inline='always')
-def _scan(v, lab, T, code, msl, unsplit, tot, inc, xl, L):
-    "Best valid cut of sorted row `v` (codes `lab`, totals T): (criterion, threshold), or (unsplit, inf)."
-    m, K = len(v), len(T)
+def _scan_row(v, lab, r, T, code, msl, unsplit, tot, inc, xl, L):
+    "Best valid cut of sorted row r of v (codes lab, totals T): (criterion, threshold), or (unsplit, inf)."
+    m, K, best, bj = v.shape[1], len(T), np.inf, -1
     for c in range(K): L[c] = 0
     sL, sR, gL, gR, mxL = 0.0, tot, 0.0, 0.0, 0
-    best, thr = np.inf, np.inf
     for j in range(m - 1):
-        c = lab[j]                                      # point j moves left; its class had r points right
-        r, l = T[c] - L[c], L[c] + 1
+        c = lab[r, j]                                   # point j moves left; its class had n_r points right
+        n_r, l = T[c] - L[c], L[c] + 1
         L[c] = l
-        if code == 0: sL, sR = sL + (2 * l - 1), sR - (2 * r - 1)   # Gini: sums of squared counts
-        elif code == 1: gL, gR = gL + inc[l], gR + inc[r]   # entropy: what sum c log2 c gains / loses
-        else: mxL = max(mxL, l)                         # misclassification: the largest left count
         nL, nR = j + 1, m - j - 1
-        if nL < msl or nR < msl or not v[j + 1] > v[j]: continue
-        if code == 0: q = nL - sL / nL + nR - sR / nR
-        elif code == 1: q = xl[nL] - gL + xl[nR] - (tot - gR)
-        else:
-            mxR = 0
+        if code == 1:                                   # entropy: what sum c log2 c gains / loses
+            gL, gR = gL + inc[l], gR + inc[n_r]
+            q = xl[nL] - gL + xl[nR] - (tot - gR)
+        elif code == 0:                                 # Gini: sums of squared counts
+            sL, sR = sL + (2 * l - 1), sR - (2 * n_r - 1)
+            q = nL - sL / nL + nR - sR / nR
+        else:                                           # misclassification: the largest counts
+            mxL, mxR = max(mxL, l), 0
             for k in range(K): mxR = max(mxR, T[k] - L[k])
             q = (nL - mxL) + (nR - mxR)
-        if q < best:
-            lo, hi = np.float64(v[j]), np.float64(v[j + 1])
-            best, mid = q, (lo + hi) / 2
-            thr = lo if mid >= hi else mid              # adjacent floats: the midpoint rounds up to hi
-    return (unsplit, np.inf) if best == np.inf else (best, thr)
+        better = (nL >= msl) & (nR >= msl) & (v[r, j + 1] > v[r, j]) & (q < best)   # no branch on ties
+        best, bj = (q, j) if better else (best, bj)
+    if bj < 0: return unsplit, np.inf
+    lo, hi = np.float64(v[r, bj]), np.float64(v[r, bj + 1])
+    mid = (lo + hi) / 2
+    return best, (lo if mid >= hi else mid)             # adjacent floats: the midpoint rounds up to hi
 
 # %% ../nbs/15_sdt.ipynb #sdt-sortpairs
-@compiled()
-def _rank_place(v, l, ov, ol, cnt):
-    "ov, ol = v, l sorted: each value goes to its rank (values below it, or equal and earlier); no branches."
-    n = len(v)
-    cnt[:n] = 0
-    for i in range(n):
-        x = v[i]
-        for j in range(n): cnt[j] += np.int32((x < v[j]) | ((x == v[j]) & (i < j)))
-    for i in range(n):
-        ov[cnt[i]] = v[i]
-        ol[cnt[i]] = l[i]
+@compiled(inline='always')
+def _order_key(u, half, mask):
+    "Unsigned key of a float's bits u (sign bit `half`, all bits `mask`) ordered as the floats; -0.0 as +0.0."
+    if u > half: return mask - u
+    if u == half: return half
+    return u + half
+
+@compiled(inline='always')
+def _radix_order(X, bits, rows, col, half, mask, nbytes, keys, idx, hist):
+    "s: idx[s] holds 0..b-1 ordered stably by X[rows[i], col] (LSD radix sort on the bytes of `_order_key`)."
+    b, s = len(rows), 0
+    hist[:nbytes] = 0
+    for i in range(b):
+        k = _order_key(np.uint64(bits[rows[i], col]), half, mask)
+        keys[0, i], idx[0, i] = k, i
+        for p in range(nbytes): hist[p, (k >> np.uint64(8 * p)) & np.uint64(255)] += 1
+    for p in range(nbytes):
+        sh = np.uint64(8 * p)
+        if hist[p, (keys[s, 0] >> sh) & np.uint64(255)] == b: continue   # one digit: the pass moves nothing
+        tot = 0
+        for d in range(256): hist[p, d], tot = tot, tot + hist[p, d]
+        for i in range(b):
+            k = keys[s, i]
+            d = (k >> sh) & np.uint64(255)
+            t = hist[p, d]
+            hist[p, d] = t + 1
+            keys[1 - s, t], idx[1 - s, t] = k, idx[s, i]
+        s = 1 - s
+    return s
 
 # %% ../nbs/15_sdt.ipynb #sdt-merge
 @compiled(inline='always')
-def _merge(a, al, i, e1, c, cl, j, e2, out, ol, t):
-    "Merge a[i:e1] and c[j:e2] with their labels into out[t:], ol[t:] (ties: a's first)."
+def _merge_rows(vals, labs, f, e1, sv, sl, e2, ov, ol, r):
+    "Row f of (vals, labs)[:, :e1] merged with (sv, sl)[:e2] into row r of (ov, ol) (ties: the row's first)."
+    i, j, t = 0, 0, 0
     while i < e1 and j < e2:
-        x, y = a[i], c[j]
-        tk = x <= y
-        out[t] = x if tk else y
-        ol[t] = al[i] if tk else cl[j]
-        i += tk
-        j += 1 - tk
+        x, y = vals[f, i], sv[j]
+        tc = y < x
+        ov[r, t] = y if tc else x
+        ol[r, t] = sl[j] if tc else labs[f, i]
+        i += 1 - tc
+        j += tc
         t += 1
     while i < e1:
-        out[t] = a[i]
-        ol[t] = al[i]
+        ov[r, t], ol[r, t] = vals[f, i], labs[f, i]
         i += 1
         t += 1
     while j < e2:
-        out[t] = c[j]
-        ol[t] = cl[j]
+        ov[r, t], ol[r, t] = sv[j], sl[j]
         j += 1
         t += 1
-
-# %% ../nbs/15_sdt.ipynb #sdt-sortruns
-@compiled(inline='always')
-def _sort_pairs(v, l, bv, bl, cnt, run=32):
-    "v, l sorted together, in (bv, bl) or (v, l) as returned: runs of `run` placed by rank, then merged."
-    n = len(v)
-    for s in range(0, n, run):
-        e = min(s + run, n)
-        _rank_place(v[s:e], l[s:e], bv[s:e], bl[s:e], cnt)
-    w, src = run, False                                         # the sorted runs are in (bv, bl)
-    while w < n:
-        a, al, b, b_l = (v, l, bv, bl) if src else (bv, bl, v, l)
-        for s in range(0, n, 2 * w):
-            mid, end = min(s + w, n), min(s + 2 * w, n)
-            _merge(a, al, s, mid, a, al, mid, end, b, b_l, s)
-        src, w = not src, 2 * w
-    return (v, l) if src else (bv, bl)
 
 # %% ../nbs/15_sdt.ipynb #sdt-blockranks
 # batches of at most RANKED points are sorted by counted ranks (about where both sorts cost the same:
@@ -301,16 +301,16 @@ def _block_ranks(X, rows, cols, V, R):
 
 # %% ../nbs/15_sdt.ipynb #sdt-mergescan-k
 @compiled()
-def _merge_scan(vals, labs, X, rows, cols, blab, T, code, msl, unsplit, tot, inc, xl,
-                ov, ol, crit, thr, ranked):
+def _merge_scan(vals, labs, X, bits, rows, cols, blab, T, code, msl, unsplit, tot, inc, xl,
+                ov, ol, crit, thr, ranked, half, mask, nbytes):
     "Per feature f: X[rows, cols[f]] (codes blab) sorted, merged into the run (vals[f], labs[f]) and scanned."
     # the best cut goes to crit[f], thr[f]; the merged rows to (ov, ol): row f, or one scratch row if not kept
     F, m = vals.shape
     b, every_row, CH = len(rows), len(ov) == F, 64 if ranked else 1
-    L, cnt = np.zeros(len(T), np.int64), np.empty(min(b, 32), np.int32)
+    L = np.zeros(len(T), np.int64)
     V, R = np.empty((b, CH), X.dtype), np.empty((b, CH), np.int32)
-    sv, tv = np.empty(b, vals.dtype), np.empty(b, vals.dtype)
-    sl, tl = np.empty(b, labs.dtype), np.empty(b, labs.dtype)
+    sv, sl = np.empty(b, vals.dtype), np.empty(b, labs.dtype)
+    keys, idx, hist = np.empty((2, b), np.uint64), np.empty((2, b), np.int64), np.empty((8, 256), np.int64)
     for f0 in range(0, F, CH):
         B = min(CH, F - f0)
         if ranked: _block_ranks(X, rows, cols[f0:f0 + B], V, R)   # read in place: no gathered block
@@ -320,16 +320,12 @@ def _merge_scan(vals, labs, X, rows, cols, blab, T, code, msl, unsplit, tot, inc
                 for i in range(b):
                     sv[R[i, g]] = V[i, g]
                     sl[R[i, g]] = blab[i]
-                rv, rl = sv, sl
             else:
-                for i in range(b): sv[i] = X[rows[i], cols[f]]
-                sl[:] = blab
-                rv, rl = _sort_pairs(sv, sl, tv, tl, cnt)
+                s = _radix_order(X, bits, rows, cols[f], half, mask, nbytes, keys, idx, hist)
+                for i in range(b): sv[i], sl[i] = X[rows[idx[s, i]], cols[f]], blab[idx[s, i]]
             r = f if every_row else 0
-            if m > 0 or every_row:
-                _merge(vals[f], labs[f], 0, m, rv, rl, 0, b, ov[r], ol[r], 0)
-                crit[f], thr[f] = _scan(ov[r], ol[r], T, code, msl, unsplit, tot, inc, xl, L)
-            else: crit[f], thr[f] = _scan(rv, rl, T, code, msl, unsplit, tot, inc, xl, L)
+            _merge_rows(vals, labs, f, m, sv, sl, b, ov, ol, r)
+            crit[f], thr[f] = _scan_row(ov, ol, r, T, code, msl, unsplit, tot, inc, xl, L)
 
 # %% ../nbs/15_sdt.ipynb #sdt-mergescan
 def merge_scan(X,                   # (N, D) inputs
@@ -343,6 +339,7 @@ def merge_scan(X,                   # (N, D) inputs
     "Each feature's best cut on the run plus `rows`, compiled: (merged run or None, criteria, thresholds)."
     if isinstance(X, FeatureSource):                    # the block computed now, then read in place
         X, rows, cols = _block(X, rows, cols), np.arange(len(rows)), np.arange(len(cols))
+    if X.dtype.kind != 'f': X = np.asarray(X, np.float64)   # the radix sort's keys are a float's bits
     K, criterion, msl = search.n_classes, search.criterion, search.min_samples_leaf
     lab, F = _codes(labels, K), len(cols)
     vals, labs = run if run is not None else (np.empty((F, 0), X.dtype), np.empty((F, 0), lab.dtype))
@@ -357,9 +354,11 @@ def merge_scan(X,                   # (N, D) inputs
     ranked = search.sort == 'ranks' or (search.sort is None and len(rows) <= RANKED)
     rows, cols, code = np.asarray(rows, np.int64), np.asarray(cols, np.int64), CRITERIA.index(criterion)
     unsplit, inc = float(impurity(T, criterion)), np.r_[0.0, np.diff(xl)]
-    _merge_scan(vals, labs, X, rows, cols, lab, T.astype(np.int64), code, msl, unsplit, tot, inc, xl,
-                ov, ol, crit, thr, ranked)   # numpy allocates: tracemalloc sees it
-    return ((ov, ol) if return_run else None), crit, thr
+    half = np.uint64(1) << np.uint64(8 * X.itemsize - 1)   # the sign bit
+    bits = X.view(f'u{X.itemsize}')
+    _merge_scan(vals, labs, X, bits, rows, cols, lab, T.astype(np.int64), code, msl, unsplit, tot, inc, xl,
+                ov, ol, crit, thr, ranked, half, half | (half - np.uint64(1)), X.itemsize)
+    return ((ov, ol) if return_run else None), crit, thr   # numpy allocates: tracemalloc sees it
 
 # %% ../nbs/15_sdt.ipynb #68c4a989
 class NodeSplit(NamedTuple):
