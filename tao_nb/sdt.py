@@ -199,29 +199,45 @@ def best_thresholds(values,             # (F, m) each row sorted ascending
         best[sl], thr[sl], valid[sl] = _best_cut(values[sl], crit, size_ok, best[sl])
     return best, thr, valid
 
+# %% ../nbs/15_sdt.ipynb #sdt-scan-entropy
+@compiled(inline='always')
+def _entropy_scan(v, lab, r, T, msl, tot, inc, xl, L):
+    "(best count-form entropy, its cut j or -1) of sorted row r of v; unsigned indices: no wraparound checks."
+    m, best, bj = v.shape[1], np.inf, -1
+    gL, gR = 0.0, 0.0
+    for j in range(m - 1):
+        c = np.uint64(lab[r, j])                        # point j moves left; its class had n_r points right
+        Lc = L[c]
+        n_r, l = np.uint64(T[c] - Lc), np.uint64(Lc + 1)
+        L[c] = Lc + 1
+        gL, gR = gL + inc[l], gR + inc[n_r]             # what sum c log2 c gains / loses
+        nL = np.uint64(j + 1)
+        q = xl[nL] - gL + xl[np.uint64(m) - nL] - (tot - gR)
+        better = (j + 1 >= msl) & (m - j - 1 >= msl) & (v[r, j + 1] > v[r, j]) & (q < best)  # no branch
+        best, bj = (q, j) if better else (best, bj)
+    return best, bj
+
 # %% ../nbs/15_sdt.ipynb #sdt-scan
 @compiled(inline='always')
 def _scan_row(v, lab, r, T, code, msl, unsplit, tot, inc, xl, L):
     "Best valid cut of sorted row r of v (codes lab, totals T): (criterion, threshold), or (unsplit, inf)."
     m, K, best, bj = v.shape[1], len(T), np.inf, -1
     for c in range(K): L[c] = 0
-    sL, sR, gL, gR, mxL = 0.0, tot, 0.0, 0.0, 0
-    for j in range(m - 1):
-        c = lab[r, j]                                   # point j moves left; its class had n_r points right
+    if code == 1: best, bj = _entropy_scan(v, lab, r, T, msl, tot, inc, xl, L)
+    sL, sR, mxL = 0.0, tot, 0
+    for j in range(m - 1 if code != 1 else 0):
+        c = lab[r, j]
         n_r, l = T[c] - L[c], L[c] + 1
         L[c] = l
         nL, nR = j + 1, m - j - 1
-        if code == 1:                                   # entropy: what sum c log2 c gains / loses
-            gL, gR = gL + inc[l], gR + inc[n_r]
-            q = xl[nL] - gL + xl[nR] - (tot - gR)
-        elif code == 0:                                 # Gini: sums of squared counts
+        if code == 0:                                   # Gini: sums of squared counts
             sL, sR = sL + (2 * l - 1), sR - (2 * n_r - 1)
             q = nL - sL / nL + nR - sR / nR
         else:                                           # misclassification: the largest counts
             mxL, mxR = max(mxL, l), 0
             for k in range(K): mxR = max(mxR, T[k] - L[k])
             q = (nL - mxL) + (nR - mxR)
-        better = (nL >= msl) & (nR >= msl) & (v[r, j + 1] > v[r, j]) & (q < best)   # no branch on ties
+        better = (nL >= msl) & (nR >= msl) & (v[r, j + 1] > v[r, j]) & (q < best)
         best, bj = (q, j) if better else (best, bj)
     if bj < 0: return unsplit, np.inf
     lo, hi = np.float64(v[r, bj]), np.float64(v[r, bj + 1])
@@ -301,11 +317,11 @@ def _block_ranks(X, rows, cols, V, R):
 
 # %% ../nbs/15_sdt.ipynb #sdt-mergescan-k
 @compiled()
-def _merge_scan(vals, labs, X, bits, rows, cols, blab, T, code, msl, unsplit, tot, inc, xl,
+def _merge_scan(vals, labs, vrows, X, bits, rows, cols, blab, T, code, msl, unsplit, tot, inc, xl,
                 ov, ol, crit, thr, ranked, half, mask, nbytes):
-    "Per feature f: X[rows, cols[f]] (codes blab) sorted, merged into the run (vals[f], labs[f]) and scanned."
+    "Per feature f: X[rows, cols[f]] (codes blab) sorted, merged into its run (row vrows[f]) and scanned."
     # the best cut goes to crit[f], thr[f]; the merged rows to (ov, ol): row f, or one scratch row if not kept
-    F, m = vals.shape
+    F, m = len(cols), vals.shape[1]
     b, every_row, CH = len(rows), len(ov) == F, 64 if ranked else 1
     L = np.zeros(len(T), np.int64)
     V, R = np.empty((b, CH), X.dtype), np.empty((b, CH), np.int32)
@@ -324,7 +340,7 @@ def _merge_scan(vals, labs, X, bits, rows, cols, blab, T, code, msl, unsplit, to
                 s = _radix_order(X, bits, rows, cols[f], half, mask, nbytes, keys, idx, hist)
                 for i in range(b): sv[i], sl[i] = X[rows[idx[s, i]], cols[f]], blab[idx[s, i]]
             r = f if every_row else 0
-            _merge_rows(vals, labs, f, m, sv, sl, b, ov, ol, r)
+            _merge_rows(vals, labs, vrows[f], m, sv, sl, b, ov, ol, r)
             crit[f], thr[f] = _scan_row(ov, ol, r, T, code, msl, unsplit, tot, inc, xl, L)
 
 # %% ../nbs/15_sdt.ipynb #sdt-mergescan
@@ -333,7 +349,8 @@ def merge_scan(X,                   # (N, D) inputs
                cols,                # the features scored
                labels,              # class codes of `rows`
                search:SplitSearch,  # n_classes, criterion, min_samples_leaf and the sort of a batch
-               run=None,            # earlier points: (values, codes), each (len(cols), m) sorted per row
+               run=None,            # earlier points: (values, codes), each (len(cols), m) sorted per row; or
+                                    # (values, codes, the rows of those that hold `cols`' runs)
                return_run=True,     # return the merged run, for the next round
                work:Work|None=None):# operation counter to update
     "Each feature's best cut on the run plus `rows`, compiled: (merged run or None, criteria, thresholds)."
@@ -342,8 +359,9 @@ def merge_scan(X,                   # (N, D) inputs
     if X.dtype.kind != 'f': X = np.asarray(X, np.float64)   # the radix sort's keys are a float's bits
     K, criterion, msl = search.n_classes, search.criterion, search.min_samples_leaf
     lab, F = _codes(labels, K), len(cols)
-    vals, labs = run if run is not None else (np.empty((F, 0), X.dtype), np.empty((F, 0), lab.dtype))
-    M, T = vals.shape[1] + len(rows), np.bincount(np.concatenate([labs[0], lab]), minlength=K)
+    vals, labs = run[:2] if run is not None else (np.empty((F, 0), X.dtype), np.empty((F, 0), lab.dtype))
+    vrows = np.asarray(run[2] if run is not None and len(run) == 3 else np.arange(F), np.int64)
+    M, T = vals.shape[1] + len(rows), np.bincount(np.concatenate([labs[vrows[0]], lab]), minlength=K)
     xl = _xlog2x(np.arange(M + 1))
     tot = float(_xlog2x(T).sum()) if criterion == 'entropy' else float((T.astype(np.float64) ** 2).sum())
     if work is not None:
@@ -356,8 +374,8 @@ def merge_scan(X,                   # (N, D) inputs
     unsplit, inc = float(impurity(T, criterion)), np.r_[0.0, np.diff(xl)]
     half = np.uint64(1) << np.uint64(8 * X.itemsize - 1)   # the sign bit
     bits = X.view(f'u{X.itemsize}')
-    _merge_scan(vals, labs, X, bits, rows, cols, lab, T.astype(np.int64), code, msl, unsplit, tot, inc, xl,
-                ov, ol, crit, thr, ranked, half, half | (half - np.uint64(1)), X.itemsize)
+    _merge_scan(vals, labs, vrows, X, bits, rows, cols, lab, T.astype(np.int64), code, msl, unsplit, tot, inc,
+                xl, ov, ol, crit, thr, ranked, half, half | (half - np.uint64(1)), X.itemsize)
     return ((ov, ol) if return_run else None), crit, thr   # numpy allocates: tracemalloc sees it
 
 # %% ../nbs/15_sdt.ipynb #68c4a989
@@ -567,7 +585,8 @@ def _halving(data, idx, features, drawn, search, work, trace):
             run, crit, thr = _weighted_round(X, y, batch, cols, run, search, w, work)
         if trace is not None: _record(trace, data, idx, search, features, run, crit, thr)
         keep = better_half(crit)
-        features, run = features[keep], (run[0][keep], run[1][keep])
+        # the kept rows are read in place by the next round's `merge_scan` (no copy); weighted: copied
+        features, run = features[keep], (run[0], run[1], keep) if w is None else (run[0][keep], run[1][keep])
     return features
 
 # %% ../nbs/15_sdt.ipynb #e083adba
