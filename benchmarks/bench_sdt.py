@@ -34,7 +34,7 @@
     python benchmarks/bench_sdt.py --survival --stride 1 --sdt "dict(min_batch=40)"   # larger halving batches
 
 6. `--ranked`: the cost per feature of `merge_scan`'s two sorts of a batch (counted ranks across a block of features,
-   or a merge sort per feature), scan included, at batch sizes around `RANKED`, where it switches from one to the other.
+   or a radix sort per feature), scan included, at batch sizes around `RANKED`, where it switches from one to the other.
 
     python benchmarks/bench_sdt.py --ranked
 
@@ -280,16 +280,16 @@ def survival_benchmarks(a, seeds=30):
 
 
 def ranked_benchmarks(a, n=3_500, F=20_000, reps=3):
-    "merge_scan's two sorts of a batch (counted ranks, per-feature merge sort) and its scan, per feature, on both sides of RANKED."
+    "merge_scan's two sorts of a batch (counted ranks, per-feature radix sort) and its scan, per feature, on both sides of RANKED."
     rng = np.random.default_rng(0)
     X, y = np.round(4 * rng.standard_normal((n, F))).astype(np.float32), rng.integers(0, 10, n)   # rounded: many ties, as Haar features have
     print(f"generated {n:,} x {F:,} float32 (values rounded, 10 classes); RANKED = {RANKED}: merge_scan picks 'ranks' for batches of at most that many points")
     for b in (RANKED // 4, RANKED // 2, RANKED, 2 * RANKED):
         rows, t = rng.choice(n, b, replace=False), {}
-        for sort in ('ranks', 'merge'):
+        for sort in ('ranks', 'radix'):
             merge_scan(X, rows, np.arange(64), y[rows], SplitSearch(10, 'entropy', sort=sort), return_run=False)   # compiled before timing
             t[sort] = best_of(lambda: merge_scan(X, rows, np.arange(F), y[rows], SplitSearch(10, 'entropy', sort=sort), return_run=False), reps)[0]
-        print(f"  {b:4d} points: ranks {1e9 * t['ranks'] / F:7.0f} ns, merge {1e9 * t['merge'] / F:7.0f} ns per feature | merge / ranks {t['merge'] / t['ranks']:.2f}x", flush=True)
+        print(f"  {b:4d} points: ranks {1e9 * t['ranks'] / F:7.0f} ns, radix {1e9 * t['radix'] / F:7.0f} ns per feature | radix / ranks {t['radix'] / t['ranks']:.2f}x", flush=True)
 
 
 def main():
