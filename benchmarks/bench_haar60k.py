@@ -154,7 +154,7 @@ def fit_setting(depth, a, setting, Xtr, ytr, package=None):
 def sweep(Xtr, ytr, Xte, yte, a, val=None):
     "CART once, then a Haar fit per setting of `a.sweep`, each timed and scored in this process."
     depth, ref = max(a.depths_), reference_haar(a.reference) if a.reference else None
-    for package in (ref, None) if ref else ():         # compiled (or loaded from numba's cache) before timing
+    for package in (ref, None) if ref else (None,):    # compiled (or loaded from numba's cache) before timing
         fit_setting(3, a, '', Xtr[:3000], ytr[:3000], package)
     cart, cart_s = timed(lambda: DecisionTreeClassifier(max_depth=depth, random_state=0).fit(Xtr, ytr))
     cart_acc = cart.score(Xte, yte)

@@ -349,8 +349,7 @@ def merge_scan(X,                   # (N, D) inputs
                cols,                # the features scored
                labels,              # class codes of `rows`
                search:SplitSearch,  # n_classes, criterion, min_samples_leaf and the sort of a batch
-               run=None,            # earlier points: (values, codes), each (len(cols), m) sorted per row; or
-                                    # (values, codes, the rows of those that hold `cols`' runs)
+               run=None,            # earlier points: (values, codes[, their rows]), (len(cols), m) sorted
                return_run=True,     # return the merged run, for the next round
                work:Work|None=None):# operation counter to update
     "Each feature's best cut on the run plus `rows`, compiled: (merged run or None, criteria, thresholds)."
@@ -372,8 +371,7 @@ def merge_scan(X,                   # (N, D) inputs
     ranked = search.sort == 'ranks' or (search.sort is None and len(rows) <= RANKED)
     rows, cols, code = np.asarray(rows, np.int64), np.asarray(cols, np.int64), CRITERIA.index(criterion)
     unsplit, inc = float(impurity(T, criterion)), np.r_[0.0, np.diff(xl)]
-    half = np.uint64(1) << np.uint64(8 * X.itemsize - 1)   # the sign bit
-    bits = X.view(f'u{X.itemsize}')
+    half, bits = np.uint64(1) << np.uint64(8 * X.itemsize - 1), X.view(f'u{X.itemsize}')   # sign bit; bits
     _merge_scan(vals, labs, vrows, X, bits, rows, cols, lab, T.astype(np.int64), code, msl, unsplit, tot, inc,
                 xl, ov, ol, crit, thr, ranked, half, half | (half - np.uint64(1)), X.itemsize)
     return ((ov, ol) if return_run else None), crit, thr   # numpy allocates: tracemalloc sees it
