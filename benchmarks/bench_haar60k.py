@@ -22,8 +22,8 @@ the dense matrix fits): the same tree? (every feature and threshold), test accur
 
 `--profile`: instead, where the CPU time of one Haar fit to the deepest of --depths goes: per node size (log2 of the
 node's points) and search (exact, or halving rounds then the exact search on the survivors), and cProfile's functions
-by own CPU time (`_haar_values`: feature values from the integral images; `_merge_scan`: the compiled sort, merge and
-scan of thresholds; cumsum: the integral images).
+by own CPU time (`_haar_block` and `_haar_values`: feature values from the integral images, blocks of many features
+and of few; `_merge_scan`: the compiled sort, merge and scan of thresholds; `integral_images`).
 
     python benchmarks/bench_haar60k.py --profile --depths 12 --max-features 0.03
 

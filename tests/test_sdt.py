@@ -429,3 +429,27 @@ def test_ties_first_is_lowest_index_and_bad_rule(digits):
     assert (a.feature < X.shape[1]).all() and (b.feature < X.shape[1]).all()   # equal margins too: the lower index
     with pytest.raises(ValueError, match='ties'): SDTClassifier(ties='low').fit(X, y)
     with pytest.raises(ValueError, match='ties'): SplitSearch(10, ties='low')
+
+
+@pytest.mark.parametrize('dtype', [np.float32, np.float64])
+def test_radix_sort_equals_ranks_and_numpy(dtype):
+    """Issue 31: the radix sort of long batches (signed values, -0.0 beside +0.0, many ties) gives the counted
+    ranks' rows, criteria and thresholds bit for bit, and numpy's cuts; the run's kept rows are read in place."""
+    from tao_nb.sdt import RANKED, merge_scan
+    rng = np.random.default_rng(3)
+    for trial in range(12):
+        N, F, K = int(rng.integers(RANKED + 1, 3 * RANKED)), int(rng.integers(1, 9)), int(rng.integers(2, 6))
+        X = (rng.integers(-6, 7, (N, F)) * rng.choice([1.0, 0.25, 1e3])).astype(dtype)
+        X[rng.random((N, F)) < 0.2] = -0.0
+        y, pts, m = rng.integers(0, K, N), rng.permutation(N), int(rng.integers(1, N // 3))
+        for crit in CRITERIA:
+            run = merge_scan(X, pts[:m], np.arange(F), y[pts[:m]], SplitSearch(K, crit))[0]
+            keep = np.sort(rng.choice(F, max(1, F // 2), replace=False))      # kept rows, read in place
+            out = {s: merge_scan(X, pts[m:], keep, y[pts[m:]], SplitSearch(K, crit, 2, sort=s), (*run, keep))
+                   for s in ('radix', 'ranks')}
+            (rv, rl), c, t = out['radix']
+            for a, b in zip((rv, rl, c, t), (*out['ranks'][0], *out['ranks'][1:])): np.testing.assert_array_equal(a, b)
+            o = np.argsort(X[:, keep].T, 1, kind='stable')
+            c2, t2, _ = best_thresholds(np.take_along_axis(X[:, keep].T, o, 1), y[o], K, crit, 2)
+            np.testing.assert_allclose(c, c2, rtol=1e-12)
+            np.testing.assert_array_equal(t, t2)
