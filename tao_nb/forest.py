@@ -85,8 +85,8 @@ def grown_start(spec:MemberSpec,  # the forest's shared settings (`max_features`
                 X, y,             # the task's inputs and targets, as `fit_member`'s
                 sw,               # (n,) the tree's row weights: its bootstrap counts times `weight`
                 seed):            # the tree's seed: its start's `random_state`
-    "`init`; with `max_features`, CART grown on the sample of `seed`, each split among random features."
-    if spec.max_features is None: return spec.params['init']
+    "With `max_features`: CART grown on the sample of `seed`, each split among random features (else None)."
+    if spec.max_features is None: return None          # the estimator grows its own start (`init`)
     classes = np.unique(y) if y.ndim == 1 else None      # labels 0..K-1 (classifier) or responses (regressor)
     return cart_tree(X, y, spec.params['max_depth'], seed, classes, sample_weight=sw,
                      max_features=spec.max_features)
@@ -112,9 +112,10 @@ def fit_member(spec:MemberSpec,  # the estimator class, its parameters, the samp
     sw = bootstrap_counts(seed, len(y), spec.n_draw, spec.bootstrap)
     if weight is not None: sw = sw * weight
     start = grown_start(spec, X, y, sw, seed)
+    given = {} if start is None else {'init': start}
     def fit(C):
-        est = spec.est(**{**spec.params, 'init': start}, C=C, random_state=seed).fit(X, y, sample_weight=sw)
-        est.init = spec.params['init']     # as given: a start `grown_start` grew is not shipped back
+        est = spec.est(**{**spec.params, **given}, C=C, random_state=seed).fit(X, y, sample_weight=sw)
+        if start is not None: est.init = 'cart'     # what it was: a grown start is not shipped back
         return pack_member(est)
     return [fit(C) for C in spec.Cs]
 
