@@ -189,7 +189,8 @@ def random_tree_floats(n_weights,  # weights per oblique node (0: axis-aligned)
 def cart_tree(X, Y,  # (N, D) inputs; encoded labels (N,) or (N, n_outputs) responses
               max_depth, random_state=None,  # depth limit; CART's seed (int, RandomState or None)
               classes=None, oblique=False,  # the labels Y indexes (None: regression); unused (axis-aligned)
-              sample_weight=None):  # (N,) weights s_n (None: all 1)
+              sample_weight=None,  # (N,) weights s_n (None: all 1)
+              max_features=None):  # features each split chooses among, scikit-learn's (None: all; a forest's)
     "init='cart': scikit-learn's CART of depth `max_depth` (weighted by `sample_weight`), as a `Tree` on X."
     # grown on standardized inputs: CART treats features of range < 1e-7 as constant
     Cart = DecisionTreeClassifier if classes is not None else DecisionTreeRegressor
@@ -199,7 +200,8 @@ def cart_tree(X, Y,  # (N, D) inputs; encoded labels (N,) or (N, n_outputs) resp
     # weighted sums with absolute epsilons and breaks ties by rounding; integer weights from 1 stay exact
     sw = None if sample_weight is None else \
         np.round(sample_weight / np.min(sample_weight[sample_weight > 0]), 9)
-    cart = Cart(max_depth=max_depth, random_state=random_state).fit(Z, Y, sample_weight=sw)
+    cart = Cart(max_depth=max_depth, max_features=max_features, random_state=random_state)
+    cart.fit(Z, Y, sample_weight=sw)
     rows = slice(None) if sample_weight is None else np.asarray(sample_weight) > 0   # weight 0: no threshold
     tree = _raw_thresholds(Tree.from_sklearn(cart), Z[rows], X[rows])
     if classes is not None and len(cart.classes_) < len(classes):    # a class without rows: its column is 0

@@ -4,8 +4,8 @@
 
 # %% auto #0
 __all__ = ['MAX_SEED', 'OOB_CS', 'TREE_PARAMS', 'pack_tree', 'unpack_tree', 'bootstrap_counts', 'n_draws', 'MemberSpec',
-           'pack_member', 'unpack_member', 'fit_member', 'c_grid', 'progress', 'oob_average', 'row_weights',
-           'TAOForestClassifier', 'TAOForestRegressor']
+           'grown_start', 'pack_member', 'unpack_member', 'fit_member', 'c_grid', 'progress', 'oob_average',
+           'row_weights', 'TAOForestClassifier', 'TAOForestRegressor']
 
 # %% ../nbs/14a_forest.ipynb #4db264ca
 import numbers
@@ -23,8 +23,8 @@ from sklearn.utils import check_random_state
 from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.validation import check_is_fitted, validate_data, _check_sample_weight
 from .tree import Tree
-from .base import (Interval, check_params, validate_classification_data, fit_weights,
-                         numpydoc_sections)
+from .base import (Interval, Options, check_params, validate_classification_data, fit_weights,
+                         numpydoc_sections, cart_tree)
 from .reduced import check_squared_targets
 from .estimators import TAOClassifier, TAORegressor
 
@@ -79,7 +79,19 @@ class MemberSpec(NamedTuple):
     n_draw: int        # rows per bootstrap sample
     bootstrap: bool    # bootstrap samples (False: every tree sees all rows)
     Cs: tuple          # the values of C to fit (one tree each, same sample and start)
+    max_features: object = None   # init='cart': features each split of the start chooses among (None: all)
 
+def grown_start(spec:MemberSpec,  # the forest's shared settings (`max_features`, `init`, `max_depth`)
+                X, y,             # the task's inputs and targets, as `fit_member`'s
+                sw,               # (n,) the tree's row weights: its bootstrap counts times `weight`
+                seed):            # the tree's seed: its start's `random_state`
+    "With `max_features`: CART grown on the sample of `seed`, each split among random features (else None)."
+    if spec.max_features is None: return None          # the estimator grows its own start (`init`)
+    classes = np.unique(y) if y.ndim == 1 else None      # labels 0..K-1 (classifier) or responses (regressor)
+    return cart_tree(X, y, spec.params['max_depth'], seed, classes, sample_weight=sw,
+                     max_features=spec.max_features)
+
+# %% ../nbs/14a_forest.ipynb #c7a4ff46
 def pack_member(est):  # a fitted TAO estimator (changed in place)
     "A fitted TAO estimator made light to ship: `tree_` packed (`pack_tree`), `initial_tree_` dropped."
     est.tree_ = pack_tree(est.tree_)
@@ -99,8 +111,13 @@ def fit_member(spec:MemberSpec,  # the estimator class, its parameters, the samp
     "One tree per value of C on the bootstrap sample of `seed` (rows weighted by `weight`), each `pack_member`."
     sw = bootstrap_counts(seed, len(y), spec.n_draw, spec.bootstrap)
     if weight is not None: sw = sw * weight
-    fit = lambda C: spec.est(**spec.params, C=C, random_state=seed).fit(X, y, sample_weight=sw)
-    return [pack_member(fit(C)) for C in spec.Cs]
+    start = grown_start(spec, X, y, sw, seed)
+    given = {} if start is None else {'init': start}
+    def fit(C):
+        est = spec.est(**{**spec.params, **given}, C=C, random_state=seed).fit(X, y, sample_weight=sw)
+        if start is not None: est.init = 'cart'     # what it was: a grown start is not shipped back
+        return pack_member(est)
+    return [fit(C) for C in spec.Cs]
 
 # %% ../nbs/14a_forest.ipynb #cf97ac6e
 OOB_CS = (10.0, 1.0, 0.1)   # the values of C tried when C=None, each fitting the whole forest once
@@ -113,7 +130,9 @@ _FOREST_CONSTRAINTS = {
     'C': [None, Interval(numbers.Real, 0, closed='neither'), list, tuple, np.ndarray],   # grids: c_grid
     'bootstrap': [bool], 'oob_score': [bool], 'warm_start': [bool],
     'verbose': [bool, Interval(numbers.Integral, 0)],
-    'max_samples': [None, Interval(numbers.Integral, 1), Interval(numbers.Real, 0, 1, 'right')]}
+    'max_samples': [None, Interval(numbers.Integral, 1), Interval(numbers.Real, 0, 1, 'right')],
+    'max_features': [None, Options(('sqrt', 'log2')), Interval(numbers.Integral, 1),
+                     Interval(numbers.Real, 0, 1, 'right')]}
 
 # %% ../nbs/14a_forest.ipynb #c544fa3c
 class _BaseForest(BaseEstimator):
@@ -124,6 +143,7 @@ class _BaseForest(BaseEstimator):
                  n_estimators=30,      # number of trees
                  max_depth=8,          # depth of each tree's grown initial tree
                  init='cart',          # each tree's start: 'cart' (grown on its sample), 'random', 'oblique'
+                 max_features=None,    # init='cart': features each split of the start chooses among, as RF's
                  split_type='oblique', # 'oblique' (sparse oblique splits) or 'axis' (axis-aligned)
                  C=None,               # oblique: lambda = 1/C; None or a sequence: chosen on OOB error (`OOB_CS`)
                  solver='liblinear',   # oblique node solver: 'liblinear' or 'cvxpy'
@@ -153,8 +173,11 @@ def _spec(self:_BaseForest, n):
     else: Cs = OOB_CS if self.C is None else c_grid(self.C)
     if len(Cs) > 1 and not self.bootstrap:
         raise ValueError("C=None or a sequence chooses C on out-of-bag rows, which need bootstrap=True: give C, one value")
+    if self.max_features is not None and not (isinstance(self.init, str) and self.init == 'cart'):
+        raise ValueError("max_features draws the features of a grown CART start: it needs init='cart'")
     params = {k: getattr(self, k) for k in TREE_PARAMS}
-    return MemberSpec(self._member, params, n_draws(self.max_samples, n), self.bootstrap, Cs)
+    n_draw = n_draws(self.max_samples, n)
+    return MemberSpec(self._member, params, n_draw, self.bootstrap, Cs, self.max_features)
 
 def c_grid(C):  # one C (a positive number) or a sequence of them
     "The values of C to fit, largest first, each once (a sequence is a grid for the out-of-bag rule)."
@@ -292,8 +315,8 @@ class TAOForestClassifier(ClassifierMixin, _BaseForest):
                              'class_weight': TAOClassifier.parameter_constraints['class_weight']}
     _member = TAOClassifier
 
-    def __init__(self, n_estimators=30, max_depth=8, init='cart', split_type='oblique', C=None,
-                 solver='liblinear', surrogate='svm', node_tol=1e-2, max_iter=14, tol=5e-3, prune=True,
+    def __init__(self, n_estimators=30, max_depth=8, init='cart', max_features=None, split_type='oblique',
+                 C=None, solver='liblinear', surrogate='svm', node_tol=1e-2, max_iter=14, tol=5e-3, prune=True,
                  bootstrap=True, max_samples=None, oob_score=False, warm_start=False, n_jobs=None,
                  random_state=None, verbose=False, class_weight=None):
         vars(self).update({k: v for k, v in locals().items() if k != 'self'})   # each parameter, as given

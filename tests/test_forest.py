@@ -24,6 +24,7 @@ def _expected_failures(est):
 
 
 @parametrize_with_checks([TAOForestClassifier(C=1.0, **SMALL), TAOForestClassifier(split_type='axis', C=1.0, **SMALL),
+                          TAOForestClassifier(C=1.0, max_features='sqrt', **SMALL),
                           TAOForestRegressor(C=1.0, **SMALL)], expected_failed_checks=_expected_failures)
 def test_sklearn_compatible(estimator, check):
     check(estimator)
@@ -104,3 +105,28 @@ def test_a_grid_of_C_is_chosen_on_oob_error(digits):
     two = TAOForestClassifier(n_estimators=3, max_depth=3, C=(OOB_CS[2], 100.0), random_state=0).fit(X, y)
     assert two.Cs_ == (100.0, OOB_CS[2]) and two.oob_errors_[two.Cs_.index(two.C_)] == two.oob_errors_.min()
     assert np.isclose(two.oob_errors_[1], default.oob_errors_[2])    # the same trees at C = 0.1 as in the default's grid
+
+
+def test_max_features_draws_the_features_of_each_start(digits):
+    "max_features: each tree's CART start is scikit-learn's with that max_features on its sample (seeded by the tree)."
+    from sklearn.tree import DecisionTreeClassifier
+    from tao_nb.base import standardizer
+    from tao_nb.forest import MemberSpec, bootstrap_counts, grown_start
+    X, y = digits
+    params = dict(max_depth=3, init='cart', split_type='oblique')
+    seed, sw = 5, bootstrap_counts(5, len(y), len(y))
+    start = grown_start(MemberSpec(None, params, len(y), True, (1.0,), 'sqrt'), X, y, sw, seed)
+    mu, sd = standardizer(X, sw)
+    cart = DecisionTreeClassifier(max_depth=3, max_features='sqrt', random_state=seed).fit((X - mu) / sd, y, sw)
+    inner = cart.tree_.feature >= 0
+    np.testing.assert_array_equal(start.feature[~start.is_leaf], cart.tree_.feature[inner])
+    full = DecisionTreeClassifier(max_depth=3, random_state=seed).fit((X - mu) / sd, y, sw)
+    assert not np.array_equal(cart.tree_.feature, full.tree_.feature)       # a random subset, not all 64 features
+    assert grown_start(MemberSpec(None, params, len(y), True, (1.0,)), X, y, sw, seed) is None
+    a = TAOForestClassifier(n_estimators=2, max_depth=3, C=1.0, max_features=8, random_state=0).fit(X, y)
+    b = TAOForestClassifier(n_estimators=2, max_depth=3, C=1.0, max_features=8, random_state=0).fit(X, y)
+    c = TAOForestClassifier(n_estimators=2, max_depth=3, C=1.0, random_state=0).fit(X, y)
+    assert _same(_trees(a), _trees(b)) and not _same(_trees(a), _trees(c))
+    assert all(e.init == 'cart' for e in a.estimators_)        # the grown start is not shipped back
+    with pytest.raises(ValueError, match="needs init='cart'"):
+        TAOForestClassifier(init='random', max_features=2).fit(X, y)
