@@ -4,7 +4,8 @@ images, with the accuracy as trees are added and `RandomForestClassifier(n_estim
 The forest's settings are given on the command line (nothing is chosen on the test images); the print gives, beside
 each number of trees, the out-of-bag accuracy (training rows only, what a user may select settings on) and the test
 accuracy. The trees are fitted through joblib (`--n-jobs`, 2 on this 2-core machine) and the wall-clock seconds are
-printed with the machine's load average; CPU seconds are the parent's plus its joblib workers' (`resource`).
+printed with the machine's load average; CPU seconds are the parent's plus its joblib workers' (`psutil` for the
+live workers, `resource` for finished children; a print before this count took only the parent's).
 Needs Debian's `dataset-fashion-mnist`.
 
     python benchmarks/bench_forest_fashion.py [--trees 30] [--depth 8] [--C 0.1] [--max-samples 20000]
@@ -16,6 +17,7 @@ import resource
 import time
 
 import numpy as np
+import psutil
 from sklearn.ensemble import RandomForestClassifier
 
 from tao_nb.datasets import load_fashion_mnist
@@ -23,9 +25,14 @@ from tao_nb.forest import TAOForestClassifier, oob_average
 
 
 def cpu_seconds():
-    "CPU seconds of this process and of its finished children (joblib's loky workers report when they exit)."
+    """CPU seconds of this process, of its live descendants (joblib's loky workers stay alive after `fit`, so the
+    operating system has not yet added their time to this process's children) and of its finished children."""
+    live = 0.0
+    for proc in psutil.Process().children(recursive=True):
+        try: live += sum(proc.cpu_times()[:2])
+        except psutil.NoSuchProcess: pass
     own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime + live
 
 
 def checkpoints(forest, Xtr, ytr, Xte, yte, ks):
