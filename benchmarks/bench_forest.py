@@ -183,49 +183,73 @@ def forest_tasks(Xtr, ytr, trees, jobs):
     return f, [e.task_ for e in f.estimators_]
 
 
-def scale_out(Xtr, ytr, trees=20, profile=False):
-    "The same 20-tree forest on a 1-worker and on a 2-worker LocalCluster (processes, 1 thread each)."
+NO_TRIM = {'distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_': None}   # None unsets it (Dask's rule)
+
+
+def dask_fit(Xtr, ytr, trees, workers, profile, config):
+    "(forest, seconds, task CPU sum or None) of the forest on a LocalCluster of `workers` under dask `config`."
+    import dask
     import joblib
     from dask.distributed import Client, LocalCluster
-    machine_baseline(profile=profile)
-    fits, secs, cpus = [], [], []
-    for workers in (1, 2):
-        with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
-                Client(cluster) as client, joblib.parallel_backend('dask'):
-            warm = TAOForestClassifier(n_estimators=2, C=1.0, random_state=1, n_jobs=-1).fit(Xtr[:300], ytr[:300])
-            t0 = time.perf_counter()
+    environ = dict(os.environ)      # a nanny writes its pre-spawn variables into this process's environment
+    try:
+        with dask.config.set(config), \
+                LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None) as cl, \
+                Client(cl), joblib.parallel_backend('dask'):
+            TAOForestClassifier(n_estimators=2, C=1.0, random_state=1, n_jobs=-1).fit(Xtr[:300], ytr[:300])  # warm
+            t0, cpu, out = time.perf_counter(), None, {}
             if profile:
-                out = {}
-                cpus.append(profiled(f'Dask, {workers} worker(s)',
-                                     lambda: out.setdefault('f', forest_tasks(Xtr, ytr, trees, -1))[1]))
+                label = f"Dask, {workers} worker(s){', MALLOC_TRIM_THRESHOLD_ unset' if config else ''}"
+                cpu = profiled(label, lambda: out.setdefault('f', forest_tasks(Xtr, ytr, trees, -1))[1])
                 f = out['f'][0]
             else: f = TAOForestClassifier(n_estimators=trees, C=1.0, random_state=0, n_jobs=-1).fit(Xtr, ytr)
-            secs.append(time.perf_counter() - t0)
-            fits.append(f)
-        print(f"  {workers} worker(s): {secs[-1]:.1f} s (load average of the machine: "
-              f"{', '.join(f'{v:.1f}' for v in os.getloadavg())})", flush=True)
-    loky, loky_cpus = [], []
-    for jobs in (1, 2):                        # the same forest through joblib's own process pool, no cluster
+            secs = time.perf_counter() - t0
+    finally:
+        os.environ.clear()
+        os.environ.update(environ)
+    print(f"  {workers} worker(s){' (MALLOC_TRIM_THRESHOLD_ unset)' if config else ''}: {secs:.1f} s (load average "
+          f"of the machine: {', '.join(f'{v:.1f}' for v in os.getloadavg())})", flush=True)
+    return f, secs, cpu
+
+
+def loky_fits(Xtr, ytr, trees, profile):
+    "(seconds, task CPU sums) of the same forest through joblib's own process pool (no cluster), n_jobs 1 and 2."
+    secs, cpus = [], []
+    for jobs in (1, 2):
         # warm the pool first, as the clusters are: loky starts its workers (imports, numba's cache) on first use
         TAOForestClassifier(n_estimators=2, C=1.0, random_state=1, n_jobs=jobs).fit(Xtr[:300], ytr[:300])
         t0 = time.perf_counter()
-        if profile: loky_cpus.append(profiled(f'loky, n_jobs={jobs}', lambda: forest_tasks(Xtr, ytr, trees, jobs)[1]))
+        if profile: cpus.append(profiled(f'loky, n_jobs={jobs}', lambda: forest_tasks(Xtr, ytr, trees, jobs)[1]))
         else: TAOForestClassifier(n_estimators=trees, C=1.0, random_state=0, n_jobs=jobs).fit(Xtr, ytr)
-        loky.append(time.perf_counter() - t0)
-    print(f"  without a cluster (joblib's loky processes): n_jobs=1 {loky[0]:.1f} s, n_jobs=2 {loky[1]:.1f} s, "
-          f"speed-up {loky[0] / loky[1]:.2f}x", flush=True)
+        secs.append(time.perf_counter() - t0)
+    print(f"  without a cluster (joblib's loky processes): n_jobs=1 {secs[0]:.1f} s, n_jobs=2 {secs[1]:.1f} s, "
+          f"speed-up {secs[0] / secs[1]:.2f}x", flush=True)
+    return secs, cpus
+
+
+def scale_out(Xtr, ytr, trees=20, profile=False):
+    """The same 20-tree forest on a 1-worker and on a 2-worker LocalCluster (processes, 1 thread each), with Dask's
+    nanny defaults and with MALLOC_TRIM_THRESHOLD_ unset; joblib's loky pool beside them (run first, so its workers
+    never inherit a nanny's variables). With one worker joblib runs the tasks in this process (one worker thread:
+    `effective_n_jobs` 1), the same as n_jobs=1."""
+    machine_baseline(profile=profile)
+    loky, loky_cpus = loky_fits(Xtr, ytr, trees, profile)
+    one, s1, c1 = dask_fit(Xtr, ytr, trees, 1, profile, {})
+    rows = [(cfg, *dask_fit(Xtr, ytr, trees, 2, profile, cfg)) for cfg in ({}, NO_TRIM)]
     if profile:
-        print(f"  the trees' CPU seconds, 2 processes / 1 (contention): Dask {cpus[1] / cpus[0]:.3f}, "
-              f"loky {loky_cpus[1] / loky_cpus[0]:.3f}", flush=True)
-        f, c0 = fits[0], time.process_time()     # the driver's serial work under C=None: one OOB error per C
-        for _ in forest.OOB_CS: f._oob_error(f.estimators_, Xtr, f.classes_.searchsorted(ytr), None, f.n_draw_)
+        print(f"  the trees' CPU seconds, 2 processes / 1 (contention): Dask {rows[0][3] / c1:.3f}, Dask without "
+              f"MALLOC_TRIM_THRESHOLD_ {rows[1][3] / c1:.3f}, loky {loky_cpus[1] / loky_cpus[0]:.3f}", flush=True)
+        c0 = time.process_time()     # the driver's serial work under C=None: one OOB error per C
+        for _ in forest.OOB_CS: one._oob_error(one.estimators_, Xtr, one.classes_.searchsorted(ytr), None, one.n_draw_)
         print(f"  the driver's out-of-bag choice of C (C=None: {len(forest.OOB_CS)} forests of {trees} trees) "
-              f"{time.process_time() - c0:.2f} CPU s, against {cpus[0] * len(forest.OOB_CS):.0f} CPU s of "
+              f"{time.process_time() - c0:.2f} CPU s, against {c1 * len(forest.OOB_CS):.0f} CPU s of "
               f"tree fits", flush=True)
-    same = all(np.array_equal(a.tree_.W, b.tree_.W) and np.array_equal(a.tree_.threshold, b.tree_.threshold)
-               for a, b in zip(fits[0].estimators_, fits[1].estimators_))
-    print(f"scale-out, MNIST-5k, {trees} trees (C=1, depth 8): speed-up 2 workers / 1 worker = "
-          f"{secs[0] / secs[1]:.2f}x; the same trees: {same}", flush=True)
+    for cfg, f, secs, _ in rows:
+        same = all(np.array_equal(a.tree_.W, b.tree_.W) and np.array_equal(a.tree_.threshold, b.tree_.threshold)
+                   for a, b in zip(one.estimators_, f.estimators_))
+        what = "Dask's nanny defaults" if not cfg else "MALLOC_TRIM_THRESHOLD_ unset"
+        print(f"scale-out, MNIST-5k, {trees} trees (C=1, depth 8), {what}: speed-up 2 workers / 1 worker = "
+              f"{s1 / secs:.2f}x; the same trees: {same}", flush=True)
     machine_baseline(profile=profile)
 
 
