@@ -10,6 +10,7 @@ Dask worker to a 2-worker LocalCluster (processes, one thread each), with the sa
     python benchmarks/bench_forest.py --letter-screen   # letter: issue 32's hypotheses, one change at a time
     python benchmarks/bench_forest.py --scale        # MNIST-5k, 20 trees (C=1): 1 worker vs 2 workers
     python benchmarks/bench_forest.py --scale --profile   # the same, with each task's worker, seconds and CPU seconds
+    python benchmarks/bench_forest.py --trim-probe   # 3 trees in one process, with and without Dask's malloc setting
 
 Every forest here runs with n_jobs=1 except the scale-out row; BLAS threads should be 1 (OMP_NUM_THREADS=1).
 """
@@ -227,6 +228,29 @@ def loky_fits(Xtr, ytr, trees, profile):
     return secs, cpus
 
 
+def trim_child(trees=3):
+    "In this process: fit `trees` trees of MNIST-5k's forest (C=1, depth 8); print user and system CPU s, page faults."
+    import resource
+    Xtr, ytr = (lambda s: (s[0], s[2]))(split_70_30(*load_mnist_5k()))
+    TAOForestClassifier(n_estimators=1, C=1.0, random_state=1, n_jobs=1).fit(Xtr[:300], ytr[:300])   # warm
+    r0 = resource.getrusage(resource.RUSAGE_SELF)
+    TAOForestClassifier(n_estimators=trees, C=1.0, random_state=0, n_jobs=1).fit(Xtr, ytr)
+    r1 = resource.getrusage(resource.RUSAGE_SELF)
+    print(f"  MALLOC_TRIM_THRESHOLD_={os.environ.get('MALLOC_TRIM_THRESHOLD_', 'unset')}: {trees} trees, user "
+          f"{r1.ru_utime - r0.ru_utime:.1f} CPU s, system {r1.ru_stime - r0.ru_stime:.1f} CPU s, "
+          f"{r1.ru_minflt - r0.ru_minflt} minor page faults", flush=True)
+
+
+def trim_probe():
+    "`trim_child` in a fresh process without MALLOC_TRIM_THRESHOLD_, then with Dask's nanny value (65536)."
+    import subprocess
+    import sys
+    for value in (None, '65536'):
+        env = {k: v for k, v in os.environ.items() if k != 'MALLOC_TRIM_THRESHOLD_'}
+        if value: env['MALLOC_TRIM_THRESHOLD_'] = value
+        subprocess.run([sys.executable, __file__, '--trim-child'], env=env, check=True)
+
+
 def scale_out(Xtr, ytr, trees=20, profile=False):
     """The same 20-tree forest on a 1-worker and on a 2-worker LocalCluster (processes, 1 thread each), with Dask's
     nanny defaults and with MALLOC_TRIM_THRESHOLD_ unset; joblib's loky pool beside them (run first, so its workers
@@ -255,7 +279,8 @@ def scale_out(Xtr, ytr, trees=20, profile=False):
 
 if __name__ == '__main__':
     ap = argparse.ArgumentParser()
-    for name in ('digits', 'mnist', 'letter', 'letter-screen', 'scale', 'profile'): ap.add_argument(f'--{name}', action='store_true')
+    for name in ('digits', 'mnist', 'letter', 'letter-screen', 'scale', 'profile', 'trim-probe', 'trim-child'):
+        ap.add_argument(f'--{name}', action='store_true')
     ap.add_argument('--depth', type=int, default=8)
     ap.add_argument('--max-features', default=None,
                     help="the forest's max_features for its CART starts: sqrt, log2, an int or a fraction")
@@ -268,4 +293,6 @@ if __name__ == '__main__':
     if a.mnist: compare('MNIST-5k', *split_70_30(*load_mnist_5k()), depth=a.depth, Cs=grid, max_features=mf)
     if a.letter_screen: letter_screen(*letter_split())
     if a.letter: compare('letter', *letter_split(), depth=a.depth, Cs=grid, max_features=mf)
+    if a.trim_probe: trim_probe()
+    if a.trim_child: trim_child()
     if a.scale: scale_out(split_70_30(*load_mnist_5k())[0], split_70_30(*load_mnist_5k())[2], profile=a.profile)
