@@ -5,14 +5,14 @@
 # %% auto #0
 __all__ = ['MAX_RANDOM_TREE_BYTES', 'INITS', 'PARAMETER_DOCS', 'Interval', 'Options', 'check_value', 'check_params',
            'check_param', 'check_choice', 'validate_classification_data', 'fit_weights', 'check_complete_tree_size',
-           'random_tree_floats', 'cart_tree', 'random_tree', 'initial_tree', 'TreePredictorMixin',
-           'TreeClassifierMixin', 'feature_importances', 'numpydoc_sections']
+           'random_tree_floats', 'grown_cart', 'cart_tree', 'random_tree', 'is_tree_template', 'template_tree',
+           'initial_tree', 'TreePredictorMixin', 'TreeClassifierMixin', 'feature_importances', 'numpydoc_sections']
 
 # %% ../nbs/01_base.ipynb #5d949866
 import inspect
 import numbers
 import numpy as np
-from sklearn.base import ClassifierMixin
+from sklearn.base import ClassifierMixin, clone, is_classifier
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
@@ -186,21 +186,17 @@ def random_tree_floats(n_weights,  # weights per oblique node (0: axis-aligned)
     return 2 * (n_weights + n_values) + 24
 
 # %% ../nbs/01_base.ipynb #b26268d6
-def cart_tree(X, Y,  # (N, D) inputs; encoded labels (N,) or (N, n_outputs) responses
-              max_depth, random_state=None,  # depth limit; CART's seed (int, RandomState or None)
-              classes=None, oblique=False,  # the labels Y indexes (None: regression); unused (axis-aligned)
-              sample_weight=None,  # (N,) weights s_n (None: all 1)
-              max_features=None):  # features each split chooses among, scikit-learn's (None: all; a forest's)
-    "init='cart': scikit-learn's CART of depth `max_depth` (weighted by `sample_weight`), as a `Tree` on X."
+def grown_cart(cart,      # an unfitted scikit-learn tree estimator, its parameters set
+               X, Y,      # (N, D) inputs; encoded labels (N,) or (N, n_outputs) responses
+               classes=None, sample_weight=None):  # the labels Y indexes (None: regression); (N,) weights s_n
+    "`cart` grown on standardized X (weighted by `sample_weight`), as a `Tree` on X (one column per class)."
     # grown on standardized inputs: CART treats features of range < 1e-7 as constant
-    Cart = DecisionTreeClassifier if classes is not None else DecisionTreeRegressor
     mu, sd = standardizer(X, sample_weight)
     Z = (X - mu) / sd
     # weights in units of the smallest positive one, rounded to 9 decimals: scikit-learn's CART compares
     # weighted sums with absolute epsilons and breaks ties by rounding; integer weights from 1 stay exact
     sw = None if sample_weight is None else \
         np.round(sample_weight / np.min(sample_weight[sample_weight > 0]), 9)
-    cart = Cart(max_depth=max_depth, max_features=max_features, random_state=random_state)
     cart.fit(Z, Y, sample_weight=sw)
     rows = slice(None) if sample_weight is None else np.asarray(sample_weight) > 0   # weight 0: no threshold
     tree = _raw_thresholds(Tree.from_sklearn(cart), Z[rows], X[rows])
@@ -209,6 +205,16 @@ def cart_tree(X, Y,  # (N, D) inputs; encoded labels (N,) or (N, n_outputs) resp
         value[:, cart.classes_] = tree.value
         tree.value = value
     return tree
+
+def cart_tree(X, Y,  # (N, D) inputs; encoded labels (N,) or (N, n_outputs) responses
+              max_depth, random_state=None,  # depth limit; CART's seed (int, RandomState or None)
+              classes=None, oblique=False,  # the labels Y indexes (None: regression); unused (axis-aligned)
+              sample_weight=None,  # (N,) weights s_n (None: all 1)
+              max_features=None):  # features each split chooses among, scikit-learn's (None: all; a forest's)
+    "init='cart': scikit-learn's CART of depth `max_depth` (weighted by `sample_weight`), as a `Tree` on X."
+    Cart = DecisionTreeClassifier if classes is not None else DecisionTreeRegressor
+    cart = Cart(max_depth=max_depth, max_features=max_features, random_state=random_state)
+    return grown_cart(cart, X, Y, classes, sample_weight)
 
 # %% ../nbs/01_base.ipynb #665c1568
 def random_tree(X, Y,  # (N, D) inputs; encoded labels (N,) or (N, n_outputs) responses
@@ -240,8 +246,26 @@ def _given_tree(init, classes):
                              f"but y has classes {classes}")
     return tree
 
+# %% ../nbs/01_base.ipynb #044d9a11
+def is_tree_template(init):  # an optimizer's `init` (anything)
+    "Is `init` an unfitted `DecisionTreeClassifier` or `DecisionTreeRegressor`: a start's recipe?"
+    return isinstance(init, (DecisionTreeClassifier, DecisionTreeRegressor)) and not hasattr(init, 'tree_')
+
+def template_tree(template,  # an unfitted scikit-learn tree: the recipe (left unfitted)
+                  X, Y,      # (N, D) inputs; encoded labels (N,) or (N, n_outputs) responses
+                  max_depth, random_state=None,  # the start's depth; its seed unless the template has one
+                  classes=None, sample_weight=None):  # the labels Y indexes (None: regression); (N,) weights
+    "A clone of `template` at depth `max_depth`, grown as `cart_tree` grows CART (its other options kept)."
+    kind = lambda classifier: 'classifier' if classifier else 'regressor'
+    if is_classifier(template) != (classes is not None):
+        raise ValueError(f"the template {template!r} is a {kind(is_classifier(template))}; this "
+                         f"optimizer needs a {kind(classes is not None)}")
+    seed = template.random_state if template.random_state is not None else random_state
+    return grown_cart(clone(template).set_params(max_depth=max_depth, random_state=seed), X, Y, classes,
+                      sample_weight)
+
 # %% ../nbs/01_base.ipynb #3b5157a9
-def initial_tree(init,               # a name in `INITS`, a `Tree`, or a fitted estimator with a `tree_`
+def initial_tree(init,               # a name in `INITS`, a `Tree`, a fitted tree estimator or a template
                  X,                  # (N, D) training inputs
                  Y,                  # encoded labels (classification) or (N, n_outputs) responses
                  max_depth,          # depth of a grown start
@@ -253,10 +277,12 @@ def initial_tree(init,               # a name in `INITS`, a `Tree`, or a fitted 
     if isinstance(init, str):
         check_choice('init', init, tuple(INITS))
         tree = INITS[init](X, Y, max_depth, random_state, classes, oblique, sample_weight)
+    elif is_tree_template(init):
+        tree = template_tree(init, X, Y, max_depth, random_state, classes, sample_weight)
     elif isinstance(init, Tree) or hasattr(init, 'tree_'): tree = _given_tree(init, classes)
     else:
-        raise ValueError(f"init must be one of {', '.join(map(repr, INITS))}, a Tree or a fitted tree "
-                         f"estimator; got {type(init)}")
+        raise ValueError(f"init must be one of {', '.join(map(repr, INITS))}, a Tree, a fitted tree "
+                         f"estimator or an unfitted scikit-learn tree (a template); got {type(init)}")
     n_values = len(classes) if classes is not None else Y.shape[1]
     if tree.n_features != X.shape[1]:
         raise ValueError(f"the initial tree expects {tree.n_features} features, but X has {X.shape[1]}")

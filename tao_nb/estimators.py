@@ -20,6 +20,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import validate_data
 from .tree import Tree, unstandardize_tree
 from .base import (INITS, Interval, Options, check_params, validate_classification_data, initial_tree,
+                         is_tree_template,
                          numpydoc_sections, feature_importances, fit_weights, TreePredictorMixin,
                          TreeClassifierMixin)
 from .reduced import ZERO_ONE, SQUARED, check_squared_targets
@@ -38,7 +39,7 @@ def _oblique_solver(est):
 
 # the node kinds: split_type -> the node solver built from the estimator's parameters
 SPLIT_TYPES = {'axis': lambda est: best_axis_split, 'oblique': _oblique_solver}
-_INIT = [Options(tuple(INITS)), Tree, BaseEstimator]   # a name in `INITS`, a `Tree` or a fitted tree
+_INIT = [Options(tuple(INITS)), Tree, BaseEstimator]   # a name in `INITS`, a `Tree`, a tree estimator
 _COMMON = {'max_iter': [Interval(numbers.Integral, 0)], 'tol': [Interval(numbers.Real, 0)],
            'node_tol': [Interval(numbers.Real, 0, closed='neither')],
            'solver': [Options(('liblinear', 'cvxpy'))], 'surrogate': [Options(tuple(SURROGATES))],
@@ -61,7 +62,7 @@ class _BaseTAO(TreePredictorMixin, BaseEstimator):
 
     def __init__(self,
                  max_depth=8,       # depth of a grown initial tree
-                 init='cart',       # 'cart', 'random', 'oblique' (oblique CART), a fitted tree or a `Tree`
+                 init='cart',       # 'cart', 'random', 'oblique', a template (01), a fitted tree, a `Tree`
                  split_type='axis', # 'axis' (exact axis-aligned splits) or 'oblique' (sparse oblique splits)
                  C=1.0,             # oblique: lambda = 1/C in E = loss + lambda sum_i ||w_i||_1 (on z)
                  solver='liblinear',# oblique: 'liblinear' (fast) or 'cvxpy' (surrogate to a certified gap)
@@ -200,10 +201,11 @@ def validation_split(X, y,  # (N, D) inputs; (N,) encoded labels
 
 # %% ../nbs/14_estimators.ipynb #0aa3bee5
 def path_starts(inits, max_depths):  # an init or a list of them; a depth or a list of them
-    "The (init, depth) pairs to run: each init with each depth (a given tree once, with the first depth)."
+    "The (init, depth) pairs to run: each grown init (a name, a template) with each depth; a given tree once."
     inits = list(inits) if isinstance(inits, (list, tuple)) else [inits]
     depths = list(max_depths) if isinstance(max_depths, (list, tuple)) else [max_depths]
-    return [(i, d) for i in inits for d in (depths if isinstance(i, str) else depths[:1])]
+    grown = lambda i: isinstance(i, str) or is_tree_template(i)
+    return [(i, d) for i in inits for d in (depths if grown(i) else depths[:1])]
 
 def best_start(paths):  # one `TAOPath` per start
     """Index of the path whose selected tree has the lowest validation error (then fewest nonzeros, then
@@ -286,7 +288,7 @@ def _path_from(data:PathData, init, depth, seed, scaling, Cs, settings:PathSetti
     "One start's path: its `Start` (grown here, in the worker, at `scaling`) and `run_path` from it."
     classes = np.arange(len(data.classes))
     start = oblique_start(init, data.X, data.y, depth, seed, classes, data.sample_weight, scaling)
-    label = f"{init if isinstance(init, str) else 'a given tree'}, depth {depth}"
+    label = f"{init if isinstance(init, str) or is_tree_template(init) else 'a given tree'}, depth {depth}"
     return run_path(data, start, Cs, settings, label)
 
 @patch
@@ -325,7 +327,7 @@ def fit(self:TAOPathClassifier, X, y, sample_weight=None):  # (n, D) inputs; (n,
     data = PathData(X_fit, y_fit, np.arange(len(self.classes_)), X_val, y_val, w_fit, w_val)
     starts, Cs, jobs = path_starts(self.inits, self.max_depths), check_Cs(self.Cs), []
     for init, depth in starts:
-        if not isinstance(init, str):   # a given tree: checked and copied once, on the whole training set
+        if not isinstance(init, str) and not is_tree_template(init):   # a given tree: checked, copied once
             init = initial_tree(init, X, y_enc, depth, seed, self.classes_, True)
         jobs.append((data, init, depth, seed, self.scaling, Cs, settings))
     self.paths_ = self._run_paths(jobs)

@@ -10,7 +10,7 @@ from typing import NamedTuple
 import numpy as np
 from .tree import Tree, standardizer, standardize_tree
 from .base import Options, check_value
-from .base import initial_tree
+from .base import initial_tree, is_tree_template
 from .reduced import Loss, ZERO_ONE
 from .tao import TAOSettings, TAORun, tao, tao_sweep
 from .pruning import prune_tree
@@ -39,7 +39,7 @@ class Start(NamedTuple):
     Z: np.ndarray  # (N, D) standardized inputs
     tree: Tree  # the initial tree, oblique, on Z
 
-def oblique_start(init,               # a name in `INITS`, a `Tree` or a fitted tree estimator (raw inputs)
+def oblique_start(init,               # a name in `INITS`, a template, a `Tree` or a fitted tree (raw inputs)
                   X, Y,               # raw training inputs; encoded labels or (N, n_outputs) responses
                   max_depth,          # depth of a grown start
                   random_state=None,  # seed of a grown start
@@ -49,7 +49,7 @@ def oblique_start(init,               # a name in `INITS`, a `Tree` or a fitted 
     "The `Start` of a sparse oblique fit: standardized inputs and the initial tree written on them."
     mu, sd = input_scale(X, sample_weight, scaling)
     Z = (X - mu) / sd
-    if isinstance(init, str):   # grown on Z (`INITS`): a CART tree on Z makes the same splits as on X
+    if isinstance(init, str) or is_tree_template(init):   # grown on Z: CART on Z splits as on X
         tree = initial_tree(init, Z, Y, max_depth, random_state, classes, oblique=True,
                             sample_weight=sample_weight)
         return Start(mu, sd, Z, tree if tree.is_oblique else tree.to_oblique())

@@ -1,4 +1,5 @@
 """scikit-learn's estimator checks for every estimator the package exports."""
+from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from tao_nb.estimators import TAOClassifier, TAORegressor, TAOPathClassifier
@@ -25,6 +26,8 @@ def _expected_failures(est):
                           TAOClassifier(max_depth=3, split_type='oblique', C=1.0, random_state=0),
                           TAOPathClassifier(Cs=[1.0, 0.1], max_depths=3, random_state=0),
                           TAOPathClassifier(Cs=[1.0, 0.1], max_depths=3, inits='cart', cv=2, random_state=0),
+                          TAOPathClassifier(Cs=[1.0], max_depths=3, inits=[DecisionTreeClassifier(min_samples_leaf=3)],
+                                            random_state=0),
                           TAORegressor(max_depth=2, split_type='oblique', C=1.0, random_state=0),
                           TAORegressor(max_depth=3, random_state=0),
                           TAORegressor(max_depth=3, init='random', random_state=0),
