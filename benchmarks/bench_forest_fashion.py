@@ -10,6 +10,7 @@ Needs Debian's `dataset-fashion-mnist`.
 
     python benchmarks/bench_forest_fashion.py [--trees 30] [--depth 8] [--C 0.1] [--max-samples 20000]
                                               [--max-iter 4] [--checkpoints 1,5,10,30] [--n-jobs 2]
+                                              [--max-features sqrt] [--no-rf]
 """
 import argparse
 import os
@@ -57,20 +58,25 @@ if __name__ == '__main__':
     ap.add_argument('--max-iter', type=int, default=4)
     ap.add_argument('--checkpoints', default='1,5,10,30')
     ap.add_argument('--n-jobs', type=int, default=2)
+    ap.add_argument('--max-features', default=None, help="the starts' max_features: sqrt, log2, an int or a fraction")
     ap.add_argument('--no-rf', action='store_true', help='skip the random forest baseline')
     a = ap.parse_args()
+    mf = a.max_features
+    if mf is not None and mf not in ('sqrt', 'log2'): mf = float(mf) if '.' in mf else int(mf)
     X, y = load_fashion_mnist()
     X = X.astype(np.float64)
     Xtr, ytr, Xte, yte = X[:60_000], y[:60_000], X[60_000:], y[60_000:]
     print(f"Fashion-MNIST: {len(Xtr):,} training / {len(Xte):,} test images; load average "
           f"{os.getloadavg()[0]:.1f}", flush=True)
     forest = TAOForestClassifier(n_estimators=a.trees, max_depth=a.depth, C=a.C, max_samples=a.max_samples,
-                                 max_iter=a.max_iter, n_jobs=a.n_jobs, random_state=0)
+                                 max_iter=a.max_iter, max_features=mf, n_jobs=a.n_jobs,
+                                 random_state=0)
     c0, t0 = cpu_seconds(), time.perf_counter()
     forest.fit(Xtr, ytr)
     wall, cpu = time.perf_counter() - t0, cpu_seconds() - c0
     nodes = sum(e.tree_.n_nodes for e in forest.estimators_)
-    print(f"TAO forest ({a.trees} trees, CART depth {a.depth} starts, C {a.C:g}, {a.max_samples} rows drawn per tree, "
+    feats = '' if mf is None else f" (max_features={mf})"
+    print(f"TAO forest ({a.trees} trees, CART depth {a.depth} starts{feats}, C {a.C:g}, {a.max_samples} rows drawn per tree, "
           f"at most {a.max_iter} sweeps): fit {wall / 60:.1f} min wall with n_jobs={a.n_jobs} ({cpu:.0f} CPU s, "
           f"load average {os.getloadavg()[0]:.1f}), {nodes} nodes, "
           f"{sum(e.tree_.nonzeros() for e in forest.estimators_)} nonzero weights", flush=True)

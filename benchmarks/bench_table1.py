@@ -10,6 +10,7 @@ Every row is selected on validation rows, never on test. Baselines in the same p
 (unlimited depth) and RandomForestClassifier(n_estimators=100) on the same training rows.
 
     python benchmarks/bench_table1.py [--sets letter,pendigits] [--seeds 0,1,2] [--configs default,deep]
+    python benchmarks/bench_table1.py --sets letter --leaf-sizes 1,2,3,5   # the leaf-size screen, chosen on validation
 
 Configs: 'default' = TAOPathClassifier(random_state=0); 'deep' = TAOPathClassifier(max_depths=(12, 16),
 inits=('cart',), Cs=np.logspace(1, -1, 7), random_state=0). The letter levers, each one change to 'deep':
@@ -17,7 +18,10 @@ inits=('cart',), Cs=np.logspace(1, -1, 7), random_state=0). The letter levers, e
 'oblique' oblique CART starts; 'logistic' the logistic surrogate; 'pooled' one scale for all features (the paper's
 raw inputs up to one number); 'bigC' C from 100 to 1 (the paper's letter C is 9.11); 'sweeps' up to 40 sweeps at
 tol 1e-3; 'cv5' C by 5-fold cross-validation on the training rows, then a refit; 'deep24' starts of depths 20
-and 24; 'deep20sweeps' 'deep20' with 'sweeps'.
+and 24; 'deep20sweeps' 'deep20' with 'sweeps'; 'leaf3', 'leaf10' 'deep20' from CART starts with at least 3 or 10
+fitting rows per leaf (the template `DecisionTreeClassifier(min_samples_leaf=...)` as `inits`, `01_base`);
+'restarts' four such templates (min_samples_leaf=3, CART seeds 0-3: ties between features broken otherwise) at
+depth 20, the start of lowest validation error kept.
 """
 import argparse
 import time
@@ -46,6 +50,10 @@ LEVERS = {   # issue 26's letter hypotheses, each one change to 'deep' (see the 
     'cv5': {**DEEP, 'cv': 5},
     'deep24': {**DEEP, 'max_depths': (20, 24)},
     'deep20sweeps': {**DEEP, 'max_depths': (16, 20), 'max_iter': 40, 'tol': 1e-3},
+    'leaf3': {**DEEP, 'max_depths': (16, 20), 'min_samples_leaf': 3},
+    'leaf10': {**DEEP, 'max_depths': (16, 20), 'min_samples_leaf': 10},
+    'restarts': {**DEEP, 'max_depths': (20,),
+                 'inits': [DecisionTreeClassifier(min_samples_leaf=3, random_state=r) for r in range(4)]},
 }
 CONFIGS.update(LEVERS)
 
@@ -64,16 +72,42 @@ def run(name, seed, config):
     Xtr, ytr, Xte, yte, fraction = split(name, seed)
     print(f"{name} seed {seed}: {len(ytr):,} training rows ({round(fraction * len(ytr)):,} of them held out to "
           f"choose the start and C), {len(yte):,} test rows", flush=True)
-    t = time.process_time()
-    m = TAOPathClassifier(validation_fraction=fraction, **CONFIGS[config]).fit(Xtr, ytr)
+    t, cfg = time.process_time(), dict(CONFIGS[config])
+    leaf = cfg.pop('min_samples_leaf', None)
+    if leaf: cfg['inits'] = [DecisionTreeClassifier(min_samples_leaf=leaf)]     # a template (`01_base`)
+    m = TAOPathClassifier(validation_fraction=fraction, **cfg).fit(Xtr, ytr)
     cpu = time.process_time() - t
     err = 100 * (1 - m.score(Xte, yte))
+    start = m.start_ if isinstance(m.start_[0], str) else (repr(m.start_[0]), m.start_[1])
     cart = 100 * (1 - DecisionTreeClassifier(random_state=seed).fit(Xtr, ytr).score(Xte, yte))
     rf = 100 * (1 - RandomForestClassifier(100, random_state=seed, n_jobs=1).fit(Xtr, ytr).score(Xte, yte))
-    print(f"{name:9s} seed {seed} {config:7s}: TAO test error {err:6.2f} % (start {m.start_}, C {m.C_:.3g}, "
+    print(f"{name:9s} seed {seed} {config:7s}: TAO test error {err:6.2f} % (start {start}, C {m.C_:.3g}, "
           f"{m.tree_.n_leaves} leaves, {int((m.tree_.W != 0).sum())} nonzeros, {cpu:.0f} CPU s) | "
           f"CART {cart:5.2f} % | RF(100) {rf:5.2f} %", flush=True)
     return err
+
+
+def leaf_screen(name, seed, sizes, depths=(16, 20)):
+    """Starts grown from the template `DecisionTreeClassifier(min_samples_leaf=size)` at `depths` (`01_base`: grown
+    by the estimator on its fitting rows), C from 10 to 0.1 (`deep`), for each size; the size of lowest validation
+    error (the estimator's held-out rows) chosen. Its test error in %."""
+    Xtr, ytr, Xte, yte, fraction = split(name, seed)
+    rows = []
+    for size in sizes:
+        t = time.process_time()
+        inits = [DecisionTreeClassifier(min_samples_leaf=size)]
+        m = TAOPathClassifier(**{**DEEP, 'inits': inits, 'max_depths': depths}, validation_fraction=fraction)
+        m.fit(Xtr, ytr)
+        val = 100 * m.path_.records[m.path_.best_index]['val_error']
+        test = 100 * (1 - m.score(Xte, yte))
+        print(f"{name} seed {seed} min_samples_leaf {size:2d}: validation error {val:6.2f} %, test error {test:6.2f} % "
+              f"(start depth {m.start_[1]}, C {m.C_:.3g}, {m.tree_.n_leaves} leaves, {int((m.tree_.W != 0).sum())} "
+              f"nonzeros, {time.process_time() - t:.0f} CPU s)", flush=True)
+        rows.append((val, size, test))
+    val, size, test = min(rows)
+    print(f"{name} seed {seed}: min_samples_leaf {size} chosen on validation ({val:.2f} %): test error {test:.2f} %",
+          flush=True)
+    return test
 
 
 if __name__ == '__main__':
@@ -81,7 +115,15 @@ if __name__ == '__main__':
     ap.add_argument('--sets', default='letter,pendigits')
     ap.add_argument('--seeds', default='0,1,2')
     ap.add_argument('--configs', default='default,deep')
+    ap.add_argument('--leaf-sizes', default=None, help="e.g. 1,2,3,5: the leaf-size screen (`leaf_screen`)")
     a = ap.parse_args()
+    if a.leaf_sizes:
+        for name in a.sets.split(','):
+            sizes = [int(k) for k in a.leaf_sizes.split(',')]
+            errs = [leaf_screen(name, int(s), sizes) for s in a.seeds.split(',')]
+            print(f"{name}: leaf size chosen on validation, mean test error {np.mean(errs):.2f} % over seeds {a.seeds} "
+                  f"(paper, Table 1: {PAPER[name]:.2f} %)", flush=True)
+        raise SystemExit(0)
     for name in a.sets.split(','):
         for config in a.configs.split(','):
             errs = [run(name, int(s), config) for s in a.seeds.split(',')]
