@@ -130,3 +130,37 @@ def test_max_features_draws_the_features_of_each_start(digits):
     assert all(e.init == 'cart' for e in a.estimators_)        # the grown start is not shipped back
     with pytest.raises(ValueError, match="needs init='cart'"):
         TAOForestClassifier(init='random', max_features=2).fit(X, y)
+
+
+def _driver_peak(n_trees, X, y, n_jobs):
+    "(the driver's tracemalloc peak during fit, bytes of the fitted trees pickled) for a forest of n_trees."
+    import pickle
+    import tracemalloc
+    tracemalloc.start()
+    f = TAOForestClassifier(n_estimators=n_trees, max_depth=3, C=1.0, random_state=0, n_jobs=n_jobs).fit(X, y)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return peak, len(pickle.dumps(f.estimators_))
+
+
+@pytest.mark.parametrize('where', ['n_jobs=1', 'n_jobs=2', 'LocalCluster'])
+def test_driver_memory_grows_only_by_the_trees(where):
+    """Issue 32: the driver's peak memory grows with the number of trees by at most the trees themselves (twice: a
+    tree arrives pickled, then unpickled), not by an array over the rows per tree (20,000 rows: 160 kB each): in one
+    process, with joblib's processes, and on a real 2-worker LocalCluster."""
+    import contextlib
+    rng = np.random.RandomState(0)
+    X = rng.normal(size=(20_000, 10))
+    y = (X[:, 0] + X[:, 1] > 0).astype(int)
+    with contextlib.ExitStack() as stack:
+        if where == 'LocalCluster':
+            joblib = pytest.importorskip('joblib')
+            distributed = pytest.importorskip('distributed')
+            cluster = stack.enter_context(distributed.LocalCluster(
+                n_workers=2, threads_per_worker=1, processes=True, dashboard_address=':0', silence_logs=logging.ERROR))
+            stack.enter_context(distributed.Client(cluster))
+            stack.enter_context(joblib.parallel_backend('dask'))
+        n_jobs = {'n_jobs=1': 1, 'n_jobs=2': 2, 'LocalCluster': -1}[where]
+        _driver_peak(2, X, y, n_jobs)                  # warm: one-time allocations (compilation, a pool) first
+        (p4, t4), (p12, t12) = (_driver_peak(k, X, y, n_jobs) for k in (4, 12))
+    assert p12 - p4 <= 2 * (t12 - t4) + 2 ** 19, (p4, p12, t4, t12)
