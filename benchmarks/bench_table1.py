@@ -21,7 +21,8 @@ tol 1e-3; 'cv5' C by 5-fold cross-validation on the training rows, then a refit;
 and 24; 'deep20sweeps' 'deep20' with 'sweeps'; 'leaf3', 'leaf10' 'deep20' from CART starts with at least 3 or 10
 fitting rows per leaf (the template `DecisionTreeClassifier(min_samples_leaf=...)` as `inits`, `01_base`);
 'restarts' four such templates (min_samples_leaf=3, CART seeds 0-3: ties between features broken otherwise) at
-depth 20, the start of lowest validation error kept.
+depth 20, the start of lowest validation error kept; 'restarts_leaves' the same with min_samples_leaf 2, 3 and 5
+(twelve templates).
 """
 import argparse
 import time
@@ -54,6 +55,9 @@ LEVERS = {   # issue 26's letter hypotheses, each one change to 'deep' (see the 
     'leaf10': {**DEEP, 'max_depths': (16, 20), 'min_samples_leaf': 10},
     'restarts': {**DEEP, 'max_depths': (20,),
                  'inits': [DecisionTreeClassifier(min_samples_leaf=3, random_state=r) for r in range(4)]},
+    'restarts_leaves': {**DEEP, 'max_depths': (20,),
+                        'inits': [DecisionTreeClassifier(min_samples_leaf=k, random_state=r)
+                                  for k in (2, 3, 5) for r in range(4)]},
 }
 CONFIGS.update(LEVERS)
 
