@@ -184,6 +184,11 @@ def forest_tasks(Xtr, ytr, trees, jobs):
     return f, [e.task_ for e in f.estimators_]
 
 
+def parse_max_features(mf):
+    "A --max-features argument as the forest's `max_features`: None, 'sqrt', 'log2', an int or a fraction."
+    return mf if mf in (None, 'sqrt', 'log2') else float(mf) if '.' in mf else int(mf)
+
+
 NO_TRIM = {'distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_': None}   # None unsets it (Dask's rule)
 
 
@@ -287,8 +292,7 @@ if __name__ == '__main__':
     ap.add_argument('--Cs', default=None, help='the grid of C for the out-of-bag rule, e.g. 100,10,1 (default: OOB_CS)')
     a = ap.parse_args()
     grid = None if a.Cs is None else [float(c) for c in a.Cs.split(',')]
-    mf = a.max_features
-    if mf is not None and mf not in ('sqrt', 'log2'): mf = float(mf) if '.' in mf else int(mf)
+    mf = parse_max_features(a.max_features)
     if a.digits: compare('digits', *split_70_30(*load_digits(return_X_y=True)), depth=a.depth, Cs=grid, max_features=mf)
     if a.mnist: compare('MNIST-5k', *split_70_30(*load_mnist_5k()), depth=a.depth, Cs=grid, max_features=mf)
     if a.letter_screen: letter_screen(*letter_split())

@@ -21,6 +21,7 @@ import numpy as np
 import psutil
 from sklearn.ensemble import RandomForestClassifier
 
+from bench_forest import parse_max_features
 from tao_nb.datasets import load_fashion_mnist
 from tao_nb.forest import TAOForestClassifier, oob_average
 
@@ -61,8 +62,7 @@ if __name__ == '__main__':
     ap.add_argument('--max-features', default=None, help="the starts' max_features: sqrt, log2, an int or a fraction")
     ap.add_argument('--no-rf', action='store_true', help='skip the random forest baseline')
     a = ap.parse_args()
-    mf = a.max_features
-    if mf is not None and mf not in ('sqrt', 'log2'): mf = float(mf) if '.' in mf else int(mf)
+    mf = parse_max_features(a.max_features)
     X, y = load_fashion_mnist()
     X = X.astype(np.float64)
     Xtr, ytr, Xte, yte = X[:60_000], y[:60_000], X[60_000:], y[60_000:]

@@ -18,9 +18,8 @@ inits=('cart',), Cs=np.logspace(1, -1, 7), random_state=0). The letter levers, e
 'oblique' oblique CART starts; 'logistic' the logistic surrogate; 'pooled' one scale for all features (the paper's
 raw inputs up to one number); 'bigC' C from 100 to 1 (the paper's letter C is 9.11); 'sweeps' up to 40 sweeps at
 tol 1e-3; 'cv5' C by 5-fold cross-validation on the training rows, then a refit; 'deep24' starts of depths 20
-and 24; 'deep20sweeps' 'deep20' with 'sweeps'; 'leaf3', 'leaf10' 'deep20' from CART starts with at least 3 or 10
-fitting rows per leaf (the template `DecisionTreeClassifier(min_samples_leaf=...)` as `inits`, `01_base`);
-'restarts' four such templates (min_samples_leaf=3, CART seeds 0-3: ties between features broken otherwise) at
+and 24; 'deep20sweeps' 'deep20' with 'sweeps'; 'restarts' four templates (`01_base`)
+`DecisionTreeClassifier(min_samples_leaf=3, random_state=r)`, r = 0-3 (CART's seed breaks ties between features), at
 depth 20, the start of lowest validation error kept; 'restarts_leaves' the same with min_samples_leaf 2, 3 and 5
 (twelve templates).
 """
@@ -51,8 +50,6 @@ LEVERS = {   # issue 26's letter hypotheses, each one change to 'deep' (see the 
     'cv5': {**DEEP, 'cv': 5},
     'deep24': {**DEEP, 'max_depths': (20, 24)},
     'deep20sweeps': {**DEEP, 'max_depths': (16, 20), 'max_iter': 40, 'tol': 1e-3},
-    'leaf3': {**DEEP, 'max_depths': (16, 20), 'min_samples_leaf': 3},
-    'leaf10': {**DEEP, 'max_depths': (16, 20), 'min_samples_leaf': 10},
     'restarts': {**DEEP, 'max_depths': (20,),
                  'inits': [DecisionTreeClassifier(min_samples_leaf=3, random_state=r) for r in range(4)]},
     'restarts_leaves': {**DEEP, 'max_depths': (20,),
@@ -76,10 +73,8 @@ def run(name, seed, config):
     Xtr, ytr, Xte, yte, fraction = split(name, seed)
     print(f"{name} seed {seed}: {len(ytr):,} training rows ({round(fraction * len(ytr)):,} of them held out to "
           f"choose the start and C), {len(yte):,} test rows", flush=True)
-    t, cfg = time.process_time(), dict(CONFIGS[config])
-    leaf = cfg.pop('min_samples_leaf', None)
-    if leaf: cfg['inits'] = [DecisionTreeClassifier(min_samples_leaf=leaf)]     # a template (`01_base`)
-    m = TAOPathClassifier(validation_fraction=fraction, **cfg).fit(Xtr, ytr)
+    t = time.process_time()
+    m = TAOPathClassifier(validation_fraction=fraction, **CONFIGS[config]).fit(Xtr, ytr)
     cpu = time.process_time() - t
     err = 100 * (1 - m.score(Xte, yte))
     start = m.start_ if isinstance(m.start_[0], str) else (repr(m.start_[0]), m.start_[1])

@@ -5,8 +5,9 @@
 # %% auto #0
 __all__ = ['MAX_RANDOM_TREE_BYTES', 'INITS', 'PARAMETER_DOCS', 'Interval', 'Options', 'check_value', 'check_params',
            'check_param', 'check_choice', 'validate_classification_data', 'fit_weights', 'check_complete_tree_size',
-           'random_tree_floats', 'grown_cart', 'cart_tree', 'random_tree', 'is_tree_template', 'template_tree',
-           'initial_tree', 'TreePredictorMixin', 'TreeClassifierMixin', 'feature_importances', 'numpydoc_sections']
+           'random_tree_floats', 'grown_cart', 'cart_tree', 'random_tree', 'is_tree_template', 'is_grown_start',
+           'template_tree', 'initial_tree', 'TreePredictorMixin', 'TreeClassifierMixin', 'feature_importances',
+           'numpydoc_sections']
 
 # %% ../nbs/01_base.ipynb #5d949866
 import inspect
@@ -250,6 +251,10 @@ def _given_tree(init, classes):
 def is_tree_template(init):  # an optimizer's `init` (anything)
     "Is `init` an unfitted `DecisionTreeClassifier` or `DecisionTreeRegressor`: a start's recipe?"
     return isinstance(init, (DecisionTreeClassifier, DecisionTreeRegressor)) and not hasattr(init, 'tree_')
+
+def is_grown_start(init):  # an optimizer's `init` (anything)
+    "Does the optimizer grow `init` itself (a name in `INITS`, a template), rather than take a given tree?"
+    return isinstance(init, str) or is_tree_template(init)
 
 def template_tree(template,  # an unfitted scikit-learn tree: the recipe (left unfitted)
                   X, Y,      # (N, D) inputs; encoded labels (N,) or (N, n_outputs) responses

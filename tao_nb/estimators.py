@@ -20,7 +20,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import validate_data
 from .tree import Tree, unstandardize_tree
 from .base import (INITS, Interval, Options, check_params, validate_classification_data, initial_tree,
-                         is_tree_template,
+                         is_grown_start,
                          numpydoc_sections, feature_importances, fit_weights, TreePredictorMixin,
                          TreeClassifierMixin)
 from .reduced import ZERO_ONE, SQUARED, check_squared_targets
@@ -204,8 +204,7 @@ def path_starts(inits, max_depths):  # an init or a list of them; a depth or a l
     "The (init, depth) pairs to run: each grown init (a name, a template) with each depth; a given tree once."
     inits = list(inits) if isinstance(inits, (list, tuple)) else [inits]
     depths = list(max_depths) if isinstance(max_depths, (list, tuple)) else [max_depths]
-    grown = lambda i: isinstance(i, str) or is_tree_template(i)
-    return [(i, d) for i in inits for d in (depths if grown(i) else depths[:1])]
+    return [(i, d) for i in inits for d in (depths if is_grown_start(i) else depths[:1])]
 
 def best_start(paths):  # one `TAOPath` per start
     """Index of the path whose selected tree has the lowest validation error (then fewest nonzeros, then
@@ -288,7 +287,7 @@ def _path_from(data:PathData, init, depth, seed, scaling, Cs, settings:PathSetti
     "One start's path: its `Start` (grown here, in the worker, at `scaling`) and `run_path` from it."
     classes = np.arange(len(data.classes))
     start = oblique_start(init, data.X, data.y, depth, seed, classes, data.sample_weight, scaling)
-    label = f"{init if isinstance(init, str) or is_tree_template(init) else 'a given tree'}, depth {depth}"
+    label = f"{init if is_grown_start(init) else 'a given tree'}, depth {depth}"
     return run_path(data, start, Cs, settings, label)
 
 @patch
@@ -327,7 +326,7 @@ def fit(self:TAOPathClassifier, X, y, sample_weight=None):  # (n, D) inputs; (n,
     data = PathData(X_fit, y_fit, np.arange(len(self.classes_)), X_val, y_val, w_fit, w_val)
     starts, Cs, jobs = path_starts(self.inits, self.max_depths), check_Cs(self.Cs), []
     for init, depth in starts:
-        if not isinstance(init, str) and not is_tree_template(init):   # a given tree: checked, copied once
+        if not is_grown_start(init):   # a given tree: checked and copied once, on the whole training set
             init = initial_tree(init, X, y_enc, depth, seed, self.classes_, True)
         jobs.append((data, init, depth, seed, self.scaling, Cs, settings))
     self.paths_ = self._run_paths(jobs)

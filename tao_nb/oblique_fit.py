@@ -10,7 +10,7 @@ from typing import NamedTuple
 import numpy as np
 from .tree import Tree, standardizer, standardize_tree
 from .base import Options, check_value
-from .base import initial_tree, is_tree_template
+from .base import initial_tree, is_grown_start
 from .reduced import Loss, ZERO_ONE
 from .tao import TAOSettings, TAORun, tao, tao_sweep
 from .pruning import prune_tree
@@ -49,7 +49,7 @@ def oblique_start(init,               # a name in `INITS`, a template, a `Tree` 
     "The `Start` of a sparse oblique fit: standardized inputs and the initial tree written on them."
     mu, sd = input_scale(X, sample_weight, scaling)
     Z = (X - mu) / sd
-    if isinstance(init, str) or is_tree_template(init):   # grown on Z: CART on Z splits as on X
+    if is_grown_start(init):   # grown on Z (a name in `INITS`, a template): CART on Z splits as on X
         tree = initial_tree(init, Z, Y, max_depth, random_state, classes, oblique=True,
                             sample_weight=sample_weight)
         return Start(mu, sd, Z, tree if tree.is_oblique else tree.to_oblique())

@@ -34,7 +34,7 @@ def test_a_template_runs_at_every_depth_and_keeps_its_options(digits):
     X, y = digits
     tpl = DecisionTreeClassifier(min_samples_leaf=40)
     clf = TAOPathClassifier(inits=[tpl, 'cart'], max_depths=(3, 5), Cs=[1.0], random_state=0).fit(X, y)
-    assert len(clf.paths_) == 4 and clf.start_[1] in (3, 5)
+    assert len(clf.paths_) == 4                                      # the template at both depths, as 'cart'
     one = TAOClassifier(init=tpl, max_depth=5, random_state=0).fit(X, y)
     counts = np.bincount(one.initial_tree_.apply(X))
     assert counts[counts > 0].min() >= 40                             # min_samples_leaf reached the start
