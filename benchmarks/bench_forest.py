@@ -8,6 +8,9 @@ Dask worker to a 2-worker LocalCluster (processes, one thread each), with the sa
     python benchmarks/bench_forest.py --digits --Cs 100,10,1   # the out-of-bag rule over another grid of C
     python benchmarks/bench_forest.py --letter --depth 14 --Cs 10 --max-features sqrt   # random features in the starts
     python benchmarks/bench_forest.py --letter-screen   # letter: issue 32's hypotheses, one change at a time
+    python benchmarks/bench_forest.py --letter --depth 16 --Cs 10 --max-features sqrt --leaf-sizes 1,2,3,5
+        # starts from CART templates, one forest per leaf size; the one of best out-of-bag accuracy within the node
+        # budget (1/10 of RF(100)'s nodes on the same training rows) is selected, never on test
     python benchmarks/bench_forest.py --scale        # MNIST-5k, 20 trees (C=1): 1 worker vs 2 workers
     python benchmarks/bench_forest.py --scale --profile   # the same, with each task's worker, seconds and CPU seconds
     python benchmarks/bench_forest.py --trim-probe   # 3 trees in one process, with and without Dask's malloc setting
@@ -23,6 +26,7 @@ import numpy as np
 from sklearn.datasets import load_digits
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.model_selection import train_test_split
+from sklearn.tree import DecisionTreeClassifier
 
 from _timing import best_of
 import tao_nb.forest as forest
@@ -70,6 +74,31 @@ def compare(name, Xtr, Xte, ytr, yte, trees=30, depth=8, Cs=None, max_features=N
     t_pred_rf, _ = best_of(lambda: rf.predict(Xte))
     print(f"  predicting the {len(yte)} test rows (best of 3): TAO forest {1e3 * t_pred_tao:.1f} ms, "
           f"RF(100) {1e3 * t_pred_rf:.1f} ms (ratio TAO / RF {t_pred_tao / t_pred_rf:.2f})", flush=True)
+
+
+def leaf_sizes(name, Xtr, Xte, ytr, yte, sizes, trees=30, depth=8, Cs=None, max_features=None):
+    "One forest per start leaf size (CART templates); the best out-of-bag accuracy within the node budget wins."
+    rf = RandomForestClassifier(n_estimators=100, random_state=0).fit(Xtr, ytr)
+    n_rf = sum(e.tree_.node_count for e in rf.estimators_)
+    print(f"{name}: {len(ytr)} train / {len(yte)} test rows; {trees}-tree TAO forests, depth {depth}, C {Cs}, "
+          f"starts DecisionTreeClassifier(max_features={max_features!r}, min_samples_leaf=k); "
+          f"node budget (1/10 of RF(100)'s {n_rf} nodes) {n_rf // 10}", flush=True)
+    rows = []
+    for k in sizes:
+        c0 = time.process_time()
+        template = DecisionTreeClassifier(max_features=max_features, min_samples_leaf=k)
+        f = TAOForestClassifier(n_estimators=trees, max_depth=depth, init=template, C=Cs, oob_score=True,
+                                random_state=0).fit(Xtr, ytr)
+        nodes = sum(e.tree_.n_nodes for e in f.estimators_)
+        rows.append((nodes <= n_rf // 10, f.oob_score_, k, f, nodes))
+        print(f"  min_samples_leaf={k}: out-of-bag accuracy {f.oob_score_:.4f}, test accuracy {f.score(Xte, yte):.4f}, "
+              f"{nodes} nodes (within the budget: {nodes <= n_rf // 10}), C_ {f.C_:g}, "
+              f"fit {time.process_time() - c0:.0f} CPU s", flush=True)
+    fits, _, k, f, nodes = max(rows, key=lambda r: (r[0], r[1]))
+    print(f"  selected (best out-of-bag accuracy {'within the budget' if fits else 'overall: none fits the budget'}): "
+          f"min_samples_leaf={k}, test accuracy {f.score(Xte, yte):.4f} against RF(100)'s {rf.score(Xte, yte):.4f} "
+          f"(difference {f.score(Xte, yte) - rf.score(Xte, yte):+.4f}); node ratio (TAO / RF) {nodes / n_rf:.3f}",
+          flush=True)
 
 
 SCREEN = [dict(max_depth=14), dict(max_depth=12, max_features='sqrt'), dict(max_depth=13, max_features='sqrt'),
@@ -290,9 +319,17 @@ if __name__ == '__main__':
     ap.add_argument('--max-features', default=None,
                     help="the forest's max_features for its CART starts: sqrt, log2, an int or a fraction")
     ap.add_argument('--Cs', default=None, help='the grid of C for the out-of-bag rule, e.g. 100,10,1 (default: OOB_CS)')
+    ap.add_argument('--leaf-sizes', default=None, help='starts from CART templates of these min_samples_leaf, e.g. 1,2,3')
     a = ap.parse_args()
     grid = None if a.Cs is None else [float(c) for c in a.Cs.split(',')]
     mf = parse_max_features(a.max_features)
+    if a.leaf_sizes:
+        sizes = [int(k) for k in a.leaf_sizes.split(',')]
+        sets = {'digits': lambda: split_70_30(*load_digits(return_X_y=True)), 'MNIST-5k': lambda: split_70_30(
+            *load_mnist_5k()), 'letter': letter_split}
+        for name, on in (('digits', a.digits), ('MNIST-5k', a.mnist), ('letter', a.letter)):
+            if on: leaf_sizes(name, *sets[name](), sizes, depth=a.depth, Cs=grid, max_features=mf)
+        raise SystemExit(0)
     if a.digits: compare('digits', *split_70_30(*load_digits(return_X_y=True)), depth=a.depth, Cs=grid, max_features=mf)
     if a.mnist: compare('MNIST-5k', *split_70_30(*load_mnist_5k()), depth=a.depth, Cs=grid, max_features=mf)
     if a.letter_screen: letter_screen(*letter_split())

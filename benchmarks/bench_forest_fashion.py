@@ -10,7 +10,10 @@ Needs Debian's `dataset-fashion-mnist`.
 
     python benchmarks/bench_forest_fashion.py [--trees 30] [--depth 8] [--C 0.1] [--max-samples 20000]
                                               [--max-iter 4] [--checkpoints 1,5,10,30] [--n-jobs 2]
-                                              [--max-features sqrt] [--no-rf]
+                                              [--max-features sqrt] [--min-samples-leaf 5] [--no-rf]
+
+`--min-samples-leaf k`: every tree starts from the template `DecisionTreeClassifier(max_features=..., min_samples_leaf=k)`
+(grown on its sample with its seed, `14a_forest`) instead of the forest's `max_features`.
 """
 import argparse
 import os
@@ -20,6 +23,7 @@ import time
 import numpy as np
 import psutil
 from sklearn.ensemble import RandomForestClassifier
+from sklearn.tree import DecisionTreeClassifier
 
 from bench_forest import parse_max_features
 from tao_nb.datasets import load_fashion_mnist
@@ -60,6 +64,7 @@ if __name__ == '__main__':
     ap.add_argument('--checkpoints', default='1,5,10,30')
     ap.add_argument('--n-jobs', type=int, default=2)
     ap.add_argument('--max-features', default=None, help="the starts' max_features: sqrt, log2, an int or a fraction")
+    ap.add_argument('--min-samples-leaf', type=int, default=None, help='starts from a CART template with this leaf size')
     ap.add_argument('--no-rf', action='store_true', help='skip the random forest baseline')
     a = ap.parse_args()
     mf = parse_max_features(a.max_features)
@@ -68,14 +73,16 @@ if __name__ == '__main__':
     Xtr, ytr, Xte, yte = X[:60_000], y[:60_000], X[60_000:], y[60_000:]
     print(f"Fashion-MNIST: {len(Xtr):,} training / {len(Xte):,} test images; load average "
           f"{os.getloadavg()[0]:.1f}", flush=True)
+    starts = dict(max_features=mf) if a.min_samples_leaf is None else dict(
+        init=DecisionTreeClassifier(max_features=mf, min_samples_leaf=a.min_samples_leaf))
     forest = TAOForestClassifier(n_estimators=a.trees, max_depth=a.depth, C=a.C, max_samples=a.max_samples,
-                                 max_iter=a.max_iter, max_features=mf, n_jobs=a.n_jobs,
-                                 random_state=0)
+                                 max_iter=a.max_iter, n_jobs=a.n_jobs, random_state=0, **starts)
     c0, t0 = cpu_seconds(), time.perf_counter()
     forest.fit(Xtr, ytr)
     wall, cpu = time.perf_counter() - t0, cpu_seconds() - c0
     nodes = sum(e.tree_.n_nodes for e in forest.estimators_)
     feats = '' if mf is None else f" (max_features={mf})"
+    feats += '' if a.min_samples_leaf is None else f" (min_samples_leaf={a.min_samples_leaf})"
     print(f"TAO forest ({a.trees} trees, CART depth {a.depth} starts{feats}, C {a.C:g}, {a.max_samples} rows drawn per tree, "
           f"at most {a.max_iter} sweeps): fit {wall / 60:.1f} min wall with n_jobs={a.n_jobs} ({cpu:.0f} CPU s, "
           f"load average {os.getloadavg()[0]:.1f}), {nodes} nodes, "

@@ -142,7 +142,7 @@ class _BaseForest(BaseEstimator):
     def __init__(self,
                  n_estimators=30,      # number of trees
                  max_depth=8,          # depth of each tree's grown initial tree
-                 init='cart',          # each tree's start: 'cart' (grown on its sample), 'random', 'oblique'
+                 init='cart',          # each tree's start, grown on its sample: a name in INITS, a template
                  max_features=None,    # init='cart': features each split of the start chooses among, as RF's
                  split_type='oblique', # 'oblique' (sparse oblique splits) or 'axis' (axis-aligned)
                  C=None,               # oblique: lambda = 1/C; None or a sequence: chosen on OOB error (`OOB_CS`)

@@ -31,8 +31,12 @@ def test_sklearn_compatible(estimator, check):
 
 
 def _trees(forest):
-    return [(e.tree_.left, e.tree_.right, e.tree_.threshold, e.tree_.value, e.tree_.feature, e.tree_.W)
-            for e in forest.estimators_]
+    return [_trees_of(e) for e in forest.estimators_]
+
+
+def _trees_of(est):
+    t = est.tree_
+    return t.left, t.right, t.threshold, t.value, t.feature, t.W
 
 
 def _same(a, b):
@@ -130,6 +134,25 @@ def test_max_features_draws_the_features_of_each_start(digits):
     assert all(e.init == 'cart' for e in a.estimators_)        # the grown start is not shipped back
     with pytest.raises(ValueError, match="needs init='cart'"):
         TAOForestClassifier(init='random', max_features=2).fit(X, y)
+
+
+def test_a_template_start_is_grown_on_each_sample_with_the_trees_seed(digits):
+    "init=an unfitted DecisionTreeClassifier: each member is the TAO tree of that template on its own sample."
+    from sklearn.tree import DecisionTreeClassifier
+    from tao_nb.estimators import TAOClassifier
+    from tao_nb.forest import bootstrap_counts
+    X, y = digits
+    template = DecisionTreeClassifier(max_features='sqrt', min_samples_leaf=5)
+    f = TAOForestClassifier(n_estimators=3, max_depth=4, init=template, C=1.0, random_state=0).fit(X, y)
+    assert not hasattr(template, 'tree_')                        # the user's template stays unfitted
+    for e, tree in zip(f.estimators_, _trees(f)):
+        sw = bootstrap_counts(e.random_state, len(y), len(y))
+        one = TAOClassifier(max_depth=4, init=template, split_type='oblique', C=1.0, node_tol=1e-2,
+                            random_state=e.random_state)
+        one.fit(X, y, sw)
+        assert _same([tree], [_trees_of(one)]), e.random_state
+    plain = TAOForestClassifier(n_estimators=3, max_depth=4, C=1.0, random_state=0).fit(X, y)
+    assert not _same(_trees(f), _trees(plain))
 
 
 def _driver_peak(n_trees, X, y, n_jobs):
