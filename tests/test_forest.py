@@ -31,10 +31,10 @@ def test_sklearn_compatible(estimator, check):
 
 
 def _trees(forest):
-    return [_trees_of(e) for e in forest.estimators_]
+    return [_tree_arrays(e) for e in forest.estimators_]
 
 
-def _trees_of(est):
+def _tree_arrays(est):
     t = est.tree_
     return t.left, t.right, t.threshold, t.value, t.feature, t.W
 
@@ -150,7 +150,7 @@ def test_a_template_start_is_grown_on_each_sample_with_the_trees_seed(digits):
         one = TAOClassifier(max_depth=4, init=template, split_type='oblique', C=1.0, node_tol=1e-2,
                             random_state=e.random_state)
         one.fit(X, y, sw)
-        assert _same([tree], [_trees_of(one)]), e.random_state
+        assert _same([tree], [_tree_arrays(one)]), e.random_state
     plain = TAOForestClassifier(n_estimators=3, max_depth=4, C=1.0, random_state=0).fit(X, y)
     assert not _same(_trees(f), _trees(plain))
 
