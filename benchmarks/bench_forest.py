@@ -80,9 +80,10 @@ def leaf_sizes(name, Xtr, Xte, ytr, yte, sizes, trees=30, depth=8, Cs=None, max_
     "One forest per start leaf size (CART templates); the best out-of-bag accuracy within the node budget wins."
     rf = RandomForestClassifier(n_estimators=100, random_state=0).fit(Xtr, ytr)
     n_rf = sum(e.tree_.node_count for e in rf.estimators_)
+    budget = n_rf // 10
     print(f"{name}: {len(ytr)} train / {len(yte)} test rows; {trees}-tree TAO forests, depth {depth}, C {Cs}, "
           f"starts DecisionTreeClassifier(max_features={max_features!r}, min_samples_leaf=k); "
-          f"node budget (1/10 of RF(100)'s {n_rf} nodes) {n_rf // 10}", flush=True)
+          f"node budget (1/10 of RF(100)'s {n_rf} nodes) {budget}", flush=True)
     rows = []
     for k in sizes:
         c0 = time.process_time()
@@ -90,9 +91,9 @@ def leaf_sizes(name, Xtr, Xte, ytr, yte, sizes, trees=30, depth=8, Cs=None, max_
         f = TAOForestClassifier(n_estimators=trees, max_depth=depth, init=template, C=Cs, oob_score=True,
                                 random_state=0).fit(Xtr, ytr)
         nodes = sum(e.tree_.n_nodes for e in f.estimators_)
-        rows.append((nodes <= n_rf // 10, f.oob_score_, k, f, nodes))
+        rows.append((nodes <= budget, f.oob_score_, k, f, nodes))
         print(f"  min_samples_leaf={k}: out-of-bag accuracy {f.oob_score_:.4f}, test accuracy {f.score(Xte, yte):.4f}, "
-              f"{nodes} nodes (within the budget: {nodes <= n_rf // 10}), C_ {f.C_:g}, "
+              f"{nodes} nodes (within the budget: {nodes <= budget}), C_ {f.C_:g}, "
               f"fit {time.process_time() - c0:.0f} CPU s", flush=True)
     fits, _, k, f, nodes = max(rows, key=lambda r: (r[0], r[1]))
     print(f"  selected (best out-of-bag accuracy {'within the budget' if fits else 'overall: none fits the budget'}): "
