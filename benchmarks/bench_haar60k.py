@@ -29,8 +29,10 @@ and of few; `_merge_scan`: the compiled sort, merge and scan of thresholds; `int
 
 `--sweep "k=v k=v; k=v; ..."`: instead, CART at the deepest of --depths once, then one Haar fit of that depth per
 ';'-separated setting (the command line's settings with these `SDTClassifier` parameters replaced; `deskew=True`:
-`HaarFeatures(deskew=True)`), each timed without tracemalloc, in the same process: a line per setting with its CPU
-seconds, the ratio to CART's, test accuracy and the gain over CART; the process's peak resident size at the end.
+`HaarFeatures(deskew=True)`; `normalize='std'` or `'mean'`: each image divided by its own pixel standard
+deviation or mean in front of the tree, as Viola and Jones normalize a window's contrast), each timed without
+tracemalloc, in the same process: a line per setting with its CPU seconds, the ratio to CART's, test accuracy and
+the gain over CART; the process's peak resident size at the end.
 
     python benchmarks/bench_haar60k.py --sweep "feature_decay=1 max_features=0.2; criterion='gini'" --depths 12
 
@@ -48,6 +50,8 @@ import argparse, ast, collections, cProfile, importlib, io, math, os, pstats, re
 import tempfile, time, tracemalloc
 from pathlib import Path
 import numpy as np
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import FunctionTransformer
 from sklearn.tree import DecisionTreeClassifier
 
 from tao_nb.datasets import load_fashion_mnist
@@ -142,12 +146,21 @@ def profile(Xtr, ytr, a):
     print('\n'.join(line for line in out.getvalue().splitlines() if line.strip()))
 
 
+def contrast(X, how):
+    "Each image (a row) divided by its own pixel standard deviation (`how='std'`) or mean ('mean'), times 100."
+    X = np.asarray(X, dtype=np.float64)
+    s = X.std(1, keepdims=True) if how == 'std' else X.mean(1, keepdims=True)
+    return 100 * X / np.maximum(s, 1e-9)
+
+
 def fit_setting(depth, a, setting, Xtr, ytr, package=None):
     "(fitted Haar tree, CPU s) of the command line's settings with `setting`'s ('k=v k=v') replaced."
     params = {k: ast.literal_eval(v) for k, v in (kv.split('=') for kv in setting.split())}
     m = haar_tree(depth, a, package=package)
     if params.pop('deskew', False): m.haar.set_params(deskew=True)
+    how = params.pop('normalize', None)
     m.tree.set_params(**params)
+    if how: m = make_pipeline(FunctionTransformer(contrast, kw_args={'how': how}), m)
     return timed(lambda: m.fit(Xtr, ytr))
 
 
@@ -164,10 +177,11 @@ def sweep(Xtr, ytr, Xte, yte, a, val=None):
         if ref:
             r, r_s = fit_setting(depth, a, setting, Xtr, ytr, ref)
         m, s = fit_setting(depth, a, setting, Xtr, ytr)
+        how = hasattr(m, 'steps')
         acc = m.score(Xte, yte)
         vtext = '' if val is None else f", validation {m.score(*val):.4f}"
         print(f"Haar depth {depth} [{setting}]: {s:.1f} CPU s = {s / cart_s:.2f}x CART, test {acc:.4f}{vtext}, "
-              f"Haar - CART {acc - cart_acc:+.4f}, {m.tree_.n_leaves} leaves", flush=True)
+              f"Haar - CART {acc - cart_acc:+.4f}, {m[-1].tree_.n_leaves if how else m.tree_.n_leaves} leaves", flush=True)
         if ref:
             same = (np.array_equal(r.tree_.feature, m.tree_.feature)
                     and np.array_equal(r.tree_.threshold, m.tree_.threshold))
