@@ -6,8 +6,8 @@
 __all__ = ['MAX_RANDOM_TREE_BYTES', 'INITS', 'PARAMETER_DOCS', 'Interval', 'Options', 'check_value', 'check_params',
            'check_param', 'check_choice', 'validate_classification_data', 'fit_weights', 'check_complete_tree_size',
            'random_tree_floats', 'grown_cart', 'cart_tree', 'random_tree', 'is_tree_template', 'is_grown_start',
-           'template_tree', 'initial_tree', 'TreePredictorMixin', 'TreeClassifierMixin', 'feature_importances',
-           'numpydoc_sections']
+           'template_tree', 'encoded_template', 'initial_tree', 'TreePredictorMixin', 'TreeClassifierMixin',
+           'feature_importances', 'numpydoc_sections']
 
 # %% ../nbs/01_base.ipynb #5d949866
 import inspect
@@ -265,9 +265,23 @@ def template_tree(template,  # an unfitted scikit-learn tree: the recipe (left u
     if is_classifier(template) != (classes is not None):
         raise ValueError(f"the template {template!r} is a {kind(is_classifier(template))}; this "
                          f"optimizer needs a {kind(classes is not None)}")
+    if classes is not None: template = encoded_template(template, classes)   # Y holds codes, not labels
     seed = template.random_state if template.random_state is not None else random_state
     return grown_cart(clone(template).set_params(max_depth=max_depth, random_state=seed), X, Y, classes,
                       sample_weight)
+
+# %% ../nbs/01_base.ipynb #9cd7a15c
+def encoded_template(init,     # an optimizer's `init` (anything)
+                     classes):  # the class labels, sorted: code k stands for classes[k]
+    "`init`; a classifier template whose `class_weight` is a dict keyed by labels: a clone keyed by codes."
+    cw = getattr(init, 'class_weight', None) if is_tree_template(init) else None
+    if not isinstance(cw, dict): return init   # None or 'balanced': nothing keyed by labels
+    classes = np.asarray(classes)
+    unknown = [k for k in cw if k not in set(classes.tolist())]
+    if unknown: raise ValueError(f"the template's class_weight weights {unknown}, which are not labels of y "
+                                 f"(its labels: {classes.tolist()})")
+    codes = {int(np.flatnonzero(classes == k)[0]): w for k, w in cw.items()}
+    return clone(init).set_params(class_weight=codes)
 
 # %% ../nbs/01_base.ipynb #3b5157a9
 def initial_tree(init,               # a name in `INITS`, a `Tree`, a fitted tree estimator or a template

@@ -20,7 +20,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import validate_data
 from .tree import Tree, unstandardize_tree
 from .base import (INITS, Interval, Options, check_params, validate_classification_data, initial_tree,
-                         is_grown_start,
+                         is_grown_start, encoded_template,
                          numpydoc_sections, feature_importances, fit_weights, TreePredictorMixin,
                          TreeClassifierMixin)
 from .reduced import ZERO_ONE, SQUARED, check_squared_targets
@@ -328,6 +328,7 @@ def fit(self:TAOPathClassifier, X, y, sample_weight=None):  # (n, D) inputs; (n,
     for init, depth in starts:
         if not is_grown_start(init):   # a given tree: checked and copied once, on the whole training set
             init = initial_tree(init, X, y_enc, depth, seed, self.classes_, True)
+        init = encoded_template(init, self.classes_)   # class_weight keyed by codes, as y_fit
         jobs.append((data, init, depth, seed, self.scaling, Cs, settings))
     self.paths_ = self._run_paths(jobs)
     k = best_start(self.paths_)

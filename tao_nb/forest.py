@@ -24,7 +24,7 @@ from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.validation import check_is_fitted, validate_data, _check_sample_weight
 from .tree import Tree
 from .base import (Interval, Options, check_params, validate_classification_data, fit_weights,
-                         numpydoc_sections, cart_tree)
+                         numpydoc_sections, cart_tree, encoded_template)
 from .reduced import check_squared_targets
 from .estimators import TAOClassifier, TAORegressor
 
@@ -176,6 +176,7 @@ def _spec(self:_BaseForest, n):
     if self.max_features is not None and not (isinstance(self.init, str) and self.init == 'cart'):
         raise ValueError("max_features draws the features of a grown CART start: it needs init='cart'")
     params = {k: getattr(self, k) for k in TREE_PARAMS}
+    if hasattr(self, 'classes_'): params['init'] = encoded_template(self.init, self.classes_)  # y: codes
     n_draw = n_draws(self.max_samples, n)
     return MemberSpec(self._member, params, n_draw, self.bootstrap, Cs, self.max_features)
 

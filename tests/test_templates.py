@@ -6,6 +6,7 @@ from sklearn.datasets import load_digits
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
 from tao_nb.estimators import TAOClassifier, TAOPathClassifier, TAORegressor, validation_split
+from tao_nb.forest import TAOForestClassifier
 
 
 @pytest.fixture(scope='module')
@@ -47,3 +48,25 @@ def test_a_template_of_the_wrong_kind_is_refused(digits):
         TAOClassifier(init=DecisionTreeRegressor(), max_depth=3).fit(X, y)
     with pytest.raises(ValueError, match='is a classifier'):
         TAORegressor(init=DecisionTreeClassifier(), max_depth=3).fit(X, y.astype(float))
+
+
+MAKERS = {'TAOClassifier': lambda tpl: TAOClassifier(init=tpl, max_depth=3, random_state=0),
+          'TAOPathClassifier': lambda tpl: TAOPathClassifier(inits=[tpl], max_depths=3, Cs=[1.0], random_state=0),
+          'TAOForestClassifier': lambda tpl: TAOForestClassifier(init=tpl, n_estimators=2, max_depth=3, C=1.0,
+                                                                 random_state=0)}
+
+
+@pytest.mark.parametrize('name', MAKERS)
+def test_a_templates_class_weight_is_keyed_by_the_labels_of_y(digits, name):
+    "As in scikit-learn: a dict class_weight names y's labels, though the start is grown on their codes 0..K-1."
+    X, y = digits
+    make, w = MAKERS[name], np.linspace(1, 10, 10)
+    names = np.array([f'digit {k}' for k in range(10)])          # sorted as their codes
+    on_codes = make(DecisionTreeClassifier(class_weight=dict(enumerate(w)))).fit(X, y)
+    on_names = make(DecisionTreeClassifier(class_weight=dict(zip(names, w)))).fit(X, names[y])
+    np.testing.assert_array_equal(on_names.predict(X), names[on_codes.predict(X)])
+    shifted = make(DecisionTreeClassifier(class_weight=dict(zip(range(1, 11), w)))).fit(X, y + 1)
+    np.testing.assert_array_equal(shifted.predict(X), on_codes.predict(X) + 1)
+    assert not np.array_equal(make(DecisionTreeClassifier()).fit(X, y).predict(X), on_codes.predict(X))
+    with pytest.raises(ValueError, match='not labels of y'):
+        make(DecisionTreeClassifier(class_weight={'rose': 2.0})).fit(X, names[y])
