@@ -4,8 +4,10 @@ One process, in this order, each model selected on validation rows, never on tes
 - scikit-learn CART, depths 8 and 12 (no selection);
 - one sparse oblique tree: `TAOPathClassifier` on the 60,000 training images with `validation_fraction=0.2`
   (48,000 fit / 12,000 validation, the paper's protocol on MNIST), one CART start (`--depth`; `--init oblique`: an
-  oblique CART start), the values of C `--Cs`, `--max-iter` TAO sweeps per value of C at most, pixels at one
-  pooled scale (`scaling='pooled'`: the paper's raw pixels up to centring and one number);
+  oblique CART start; `--min-samples-leaf K`: a CART start grown from the template
+  `DecisionTreeClassifier(min_samples_leaf=K)`, the lever of the letter paths and of the forests), the values of
+  C `--Cs`, `--max-iter` TAO sweeps per value of C at most, pixels at one pooled scale (`scaling='pooled'`: the
+  paper's raw pixels up to centring and one number);
 - the linear yardstick: one-vs-rest L1 linear SVM (`LinearSVC(penalty='l1', dual=False)`) on the same 48,000 fitting
   images at the same scaling, C from `--svm-Cs` chosen on the same 12,000 validation images;
 - `RandomForestClassifier(100)` (no selection).
@@ -13,7 +15,8 @@ Each tree of the path also prints its inference cost: the mean number of multipl
 nonzero weights of the decision nodes on each test image's path, `Tree.inference_cost`).
 Needs Debian's `dataset-fashion-mnist`. CPU seconds of this process (BLAS on one thread) beside each fit.
 
-    python benchmarks/bench_fashion.py [--depth 8] [--init cart] [--Cs 1,0.3,0.1] [--max-iter 4] [--svm-Cs 0.1] [--n 60000] [--no-baselines]
+    python benchmarks/bench_fashion.py [--depth 8] [--init cart] [--Cs 1,0.3,0.1] [--max-iter 4] [--svm-Cs 0.1] [--n 60000]
+                                          [--min-samples-leaf K] [--no-baselines]
 """
 import argparse
 import os
@@ -42,6 +45,8 @@ if __name__ == '__main__':
     ap.add_argument('--init', default='cart', help="the start: 'cart' or 'oblique' (oblique CART, `10_oblique_cart`)")
     ap.add_argument('--Cs', default='1,0.3,0.1')
     ap.add_argument('--max-iter', type=int, default=4)
+    ap.add_argument('--min-samples-leaf', type=int, default=None,
+                    help="with --init cart: the start grown from the template DecisionTreeClassifier(min_samples_leaf=K)")
     ap.add_argument('--svm-Cs', default='0.1')
     ap.add_argument('--no-baselines', action='store_true', help='the TAO path only (the baselines as printed before)')
     ap.add_argument('--n', type=int, default=60_000, help='training images used (a smoke test: fewer)')
@@ -55,7 +60,9 @@ if __name__ == '__main__':
         m, s = timed(lambda: DecisionTreeClassifier(max_depth=d, random_state=0).fit(Xtr, ytr))
         print(f"CART depth {d}: test {m.score(Xte, yte):.4f} ({m.get_n_leaves()} leaves, {s:.0f} CPU s)", flush=True)
     Cs = [float(c) for c in a.Cs.split(',')]
-    tao = TAOPathClassifier(Cs=Cs, max_depths=a.depth, inits=a.init, max_iter=a.max_iter, scaling='pooled',
+    if a.min_samples_leaf and a.init != 'cart': ap.error('--min-samples-leaf needs --init cart')
+    init = DecisionTreeClassifier(min_samples_leaf=a.min_samples_leaf) if a.min_samples_leaf else a.init
+    tao = TAOPathClassifier(Cs=Cs, max_depths=a.depth, inits=init, max_iter=a.max_iter, scaling='pooled',
                             random_state=0)
     tao, s = timed(lambda: tao.fit(Xtr, ytr))
     for i, r in enumerate(tao.path_.records):
@@ -63,7 +70,8 @@ if __name__ == '__main__':
               f"test {tao.path_.score(Xte, yte, i):.4f}, {int(r['leaves'])} leaves, {int(r['nonzeros'])} nonzeros, "
               f"{int(r['sweeps'])} sweeps, {r['seconds']:.0f} s, "
               f"{tao.path_.trees[i].inference_cost(Xte):.1f} multiplications per test prediction", flush=True)
-    start = 'CART' if a.init == 'cart' else 'oblique CART'
+    start = ('CART' if a.init == 'cart' else 'oblique CART') + (f' (min_samples_leaf={a.min_samples_leaf})'
+                                                                if a.min_samples_leaf else '')
     print(f"sparse oblique TAO tree ({start} depth {a.depth} start, C {tao.C_:.3g} chosen on validation): test "
           f"{tao.score(Xte, yte):.4f} ({tao.tree_.n_leaves} leaves, {int((tao.tree_.W != 0).sum())} nonzeros, "
           f"{s:.0f} CPU s, {s / len(Cs):.0f} CPU s per value of C)", flush=True)
