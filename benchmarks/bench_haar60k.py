@@ -177,11 +177,11 @@ def sweep(Xtr, ytr, Xte, yte, a, val=None):
         if ref:
             r, r_s = fit_setting(depth, a, setting, Xtr, ytr, ref)
         m, s = fit_setting(depth, a, setting, Xtr, ytr)
-        how = hasattr(m, 'steps')
+        piped = hasattr(m, 'steps')      # normalize=: a pipeline, the tree its last step
         acc = m.score(Xte, yte)
         vtext = '' if val is None else f", validation {m.score(*val):.4f}"
         print(f"Haar depth {depth} [{setting}]: {s:.1f} CPU s = {s / cart_s:.2f}x CART, test {acc:.4f}{vtext}, "
-              f"Haar - CART {acc - cart_acc:+.4f}, {m[-1].tree_.n_leaves if how else m.tree_.n_leaves} leaves", flush=True)
+              f"Haar - CART {acc - cart_acc:+.4f}, {(m[-1] if piped else m).tree_.n_leaves} leaves", flush=True)
         if ref:
             same = (np.array_equal(r.tree_.feature, m.tree_.feature)
                     and np.array_equal(r.tree_.threshold, m.tree_.threshold))
