@@ -215,6 +215,7 @@ if __name__ == '__main__':
     ap.add_argument('--reference', default='', help='with --sweep: also fit each setting with the package at this git revision')
     ap.add_argument('--val', action='store_true', help='hold out the last 10,000 training images for validation')
     a = ap.parse_args()
+    if a.val and a.n <= 10_000: ap.error(f"--val holds out 10,000 of the --n {a.n} training images: give --n above 10000")
     depths, fit_depths = [int(d) for d in a.depths.split(',')], [int(d) for d in a.fit_depths.split(',') if d]
     if a.mnist5k:
         a.depths_ = depths
