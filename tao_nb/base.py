@@ -277,7 +277,8 @@ def encoded_template(init,     # an optimizer's `init` (anything)
     cw = getattr(init, 'class_weight', None) if is_tree_template(init) else None
     if not isinstance(cw, dict): return init   # None or 'balanced': nothing keyed by labels
     classes = np.asarray(classes)
-    unknown = [k for k in cw if k not in set(classes.tolist())]
+    labels = set(classes.tolist())
+    unknown = [k for k in cw if k not in labels]
     if unknown: raise ValueError(f"the template's class_weight weights {unknown}, which are not labels of y "
                                  f"(its labels: {classes.tolist()})")
     codes = {int(np.flatnonzero(classes == k)[0]): w for k, w in cw.items()}
