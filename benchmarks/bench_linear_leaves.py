@@ -1,8 +1,8 @@
 """Issue 26 (linear-model leaves): constant leaves (TAOClassifier, sparse oblique) against linear leaves
 (LinearLeafTAOClassifier, 10b_linear_leaves) at a few depths, C and leaf_C chosen on validation rows, never on test.
 
-    python benchmarks/bench_linear_leaves.py --data mnist-deskew|mnist-raw|letter [--seed 0] [--depths 10,12]
-                                             [--const-depths 8,12] [--leaf-penalty l2]
+    python benchmarks/bench_linear_leaves.py --data mnist-deskew|mnist-raw|letter|fashion [--seed 0] [--depths 10,12]
+                                             [--const-depths 8,12] [--leaf-penalty l2] [--n 12000]
 
 --depths / --const-depths replace the grid's depths of linear / constant leaves ('' for none); --leaf-penalty the
 leaves' penalty (default 'l1'; depth 0 uses the same).
@@ -14,6 +14,10 @@ Data and protocol:
   70/30 stratified split (random_state=seed); the training 70 % split again by `validation_split` (20 %
   validation, stratified, seed) into 2,800 fitting and 700 validation images.
 - letter: `paper_split('letter', y, seed)`: 10,500 fitting, 4,500 validation, 5,000 test rows.
+- fashion: Fashion-MNIST (`load_fashion_mnist`, Debian's `dataset-fashion-mnist`), raw pixels: the official 60,000
+  training images split as `TAOPathClassifier` splits them (`validation_split`, 20 %, seed), the first `--n` of the
+  48,000 fitting images (default 12,000: a quarter, since each fit on all of them takes the best part of an hour
+  here), the 12,000 validation images, the official 10,000 test images.
 Every model is fitted on the fitting rows only; per (depth, leaves) the leaf_C of lowest validation error (first on
 ties) is selected and its test accuracy reported. The grids are small (GRIDS: one C for the decision nodes, C = 1.0,
 the TAOClassifier default, so C is fixed, not selected; two values of leaf_C): on a machine shared by several jobs
@@ -29,18 +33,24 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import LinearSVC
 
-from tao_nb.datasets import load_mnist_5k, load_keel, paper_split, Deskew
+from tao_nb.datasets import load_mnist_5k, load_keel, paper_split, Deskew, load_fashion_mnist
 from tao_nb.estimators import TAOClassifier, validation_split
 from tao_nb.linear_leaves import LinearLeafTAOClassifier, LeafSettings, linear_leaf_start, linear_leaf_tao
 from tao_nb.tao import TAOSettings
 
 GRIDS = {   # depths of constant and of linear leaves, C of the decision nodes, leaf_C of the leaves
     'mnist': dict(const_depths=(4, 6), depths=(1, 2, 4), Cs=(1.0,), leaf_Cs=(0.03, 0.1)),
-    'letter': dict(const_depths=(8, 12), depths=(4, 6, 8), Cs=(1.0,), leaf_Cs=(1.0, 10.0))}
+    'letter': dict(const_depths=(8, 12), depths=(4, 6, 8), Cs=(1.0,), leaf_Cs=(1.0, 10.0)),
+    'fashion': dict(const_depths=(), depths=(2, 3), Cs=(1.0,), leaf_Cs=(0.003, 0.01))}
 
 
-def data(name, seed):
+def data(name, seed, n=12_000):
     "(X_fit, y_fit, X_val, y_val, X_test, y_test)."
+    if name == 'fashion':
+        X, y = load_fashion_mnist()
+        X = X.astype(np.float64)
+        Xf, Xv, yf, yv, _, _ = validation_split(X[:60_000], y[:60_000], 0.2, seed)
+        return Xf[:n], yf[:n], Xv, yv, X[60_000:], y[60_000:]
     if name == 'letter':
         X, y = load_keel('letter')
         s = paper_split('letter', y, seed)
@@ -66,13 +76,13 @@ def candidates(grid, seed, penalty='l1'):
                                                              random_state=seed)
 
 
-def main(name, seed, depths=None, const_depths=None, penalty='l1'):
-    Xf, yf, Xv, yv, Xt, yt = data(name, seed)
+def main(name, seed, depths=None, const_depths=None, penalty='l1', n=12_000):
+    Xf, yf, Xv, yv, Xt, yt = data(name, seed, n)
     print(f"{name}, seed {seed}: {len(yf)} fitting, {len(yv)} validation, {len(yt)} test rows", flush=True)
     print(f"{'depth':>5} {'leaves':>8} {'C':>6} {'leaf_C':>7} {'val err':>8} {'test acc':>8} {'n_leaves':>8} {'s':>6}",
           flush=True)
     rows = []
-    grid = dict(GRIDS['letter' if name == 'letter' else 'mnist'])
+    grid = dict(GRIDS[name if name in GRIDS else 'mnist'])
     for key, given in (('depths', depths), ('const_depths', const_depths)):
         if given is not None: grid[key] = tuple(int(d) for d in given.split(',') if d)
     for d, kind, C, lc, model in candidates(grid, seed, penalty):
@@ -119,14 +129,15 @@ def fixed(name, seed, depth, leaf_C):
 
 if __name__ == '__main__':
     p = argparse.ArgumentParser()
-    p.add_argument('--data', default='mnist-deskew', choices=('mnist-deskew', 'mnist-raw', 'letter'))
+    p.add_argument('--data', default='mnist-deskew', choices=('mnist-deskew', 'mnist-raw', 'letter', 'fashion'))
     p.add_argument('--seed', type=int, default=0)
     p.add_argument('--depths', default=None)
     p.add_argument('--const-depths', default=None)
     p.add_argument('--fixed', default=None)
     p.add_argument('--leaf-penalty', default='l1', choices=('l1', 'l2'))
+    p.add_argument('--n', type=int, default=12_000, help='fashion: fitting images used')
     a = p.parse_args()
     if a.fixed:
         depth, leaf_C = a.fixed.split(':')
         fixed(a.data, a.seed, int(depth), float(leaf_C))
-    else: main(a.data, a.seed, a.depths, a.const_depths, a.leaf_penalty)
+    else: main(a.data, a.seed, a.depths, a.const_depths, a.leaf_penalty, a.n)

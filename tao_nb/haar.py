@@ -17,9 +17,9 @@ from .datasets import deskew_images, infer_image_shape
 from .sdt import SDTClassifier, FeatureSource, exhaustive_split, split_criterion
 
 # %% auto #0
-__all__ = ['HAAR_FAMILIES', 'MAX_HAAR_BYTES', 'FIT_BYTES_PER_FEATURE', 'HAAR_CHUNK_BYTES', 'HAAR_BLOCK_FEATURES',
-           'integral_images', 'corner_coefficients', 'input_shape', 'flatten_images', 'HaarFeatures', 'HaarSource',
-           'haar_tree_apply', 'HaarTreeClassifier']
+__all__ = ['HAAR_FAMILIES', 'VIOLA_JONES_FAMILIES', 'MAX_HAAR_BYTES', 'FIT_BYTES_PER_FEATURE', 'HAAR_CHUNK_BYTES',
+           'HAAR_BLOCK_FEATURES', 'integral_images', 'corner_coefficients', 'input_shape', 'flatten_images',
+           'HaarFeatures', 'HaarSource', 'haar_tree_apply', 'HaarTreeClassifier']
 
 # %% ../nbs/16_haar.ipynb #a6a27194
 def integral_images(images, # (N, H, W) images
@@ -43,7 +43,9 @@ HAAR_FAMILIES = {
     'line_h':   np.array([[-1, 1, -1]]),
     'line_v':   np.array([[-1], [1], [-1]]),
     'diagonal': np.array([[1, -1], [-1, 1]]),
+    'box':      np.array([[1]]),    # not Viola-Jones: one rectangle's sum (1x1 cells: the pixels); opt-in
 }
+VIOLA_JONES_FAMILIES = ('edge_h', 'edge_v', 'line_h', 'line_v', 'diagonal')   # the paper's: `HaarFeatures`' default
 
 def corner_coefficients(signs): # (rows, cols) sign of each cell
     "(rows+1, cols+1) integral-image coefficients at the corners of the cell grid."
@@ -99,7 +101,7 @@ class HaarFeatures(TransformerMixin, BaseEstimator):
 
     def __init__(self,
                  image_shape=None,     # (H, W) of every image; None: taken at fit (see `infer_image_shape`)
-                 families=tuple(HAAR_FAMILIES), # which filter families
+                 families=VIOLA_JONES_FAMILIES, # which filter families (`HAAR_FAMILIES`' names)
                  cell_sizes=None,      # cell heights/widths to use (None: 1..H or W)
                  stride=1,             # step between filter positions
                  dtype='float32',      # output dtype

@@ -246,7 +246,8 @@ def _slow_haar(images, features, families):
 
 
 @pytest.mark.parametrize('shape, params', [((6, 6), {}), ((5, 7), dict(stride=2)), ((9, 4), dict(cell_sizes=[1, 3], dtype='float64', chunk_size=2)),
-                                           ((6, 6), dict(families=('line_v', 'diagonal')))])
+                                           ((6, 6), dict(families=('line_v', 'diagonal'))),
+                                           ((5, 6), dict(families=('box', 'edge_v'), cell_sizes=[1, 2]))])
 def test_haar_equals_slow(shape, params):
     rng = np.random.default_rng(0)
     imgs = rng.integers(0, 256, (7, *shape)).astype(float)
@@ -255,6 +256,24 @@ def test_haar_equals_slow(shape, params):
     # every feature family, position and size is present once
     assert len(np.unique(hf.features_, axis=0)) == hf.n_features_out_
     assert (hf.lookups_ <= 9).all()
+
+
+def test_box_features_of_one_pixel_are_the_pixels_and_grow_the_same_tree_lazily():
+    "The opt-in `box` family: 1x1 boxes are the pixels; a tree over box and Haar features, dense or lazy, is one tree."
+    rng = np.random.default_rng(3)
+    imgs = rng.integers(0, 256, (9, 5, 7)).astype(float)
+    hf = HaarFeatures((5, 7), families=('box',), cell_sizes=[1]).fit(imgs.reshape(9, -1))
+    r, c = hf.features_[:, 1], hf.features_[:, 2]
+    np.testing.assert_array_equal(hf.transform(imgs), imgs[:, r, c])
+    assert HaarFeatures().families == ('edge_h', 'edge_v', 'line_h', 'line_v', 'diagonal')   # box is not a default
+    X, y = load_digits(return_X_y=True)
+    sub = np.random.default_rng(0).choice(len(X), 400, replace=False)
+    trees = [HaarTreeClassifier(HaarFeatures(families=('box', 'edge_h')), SDTClassifier(max_depth=5, random_state=0),
+                                features=f).fit(X[sub], y[sub]).tree_ for f in ('dense', 'lazy')]
+    np.testing.assert_array_equal(trees[0].feature, trees[1].feature)
+    np.testing.assert_array_equal(trees[0].threshold, trees[1].threshold)
+    assert (HaarFeatures(families=('box', 'edge_h')).fit(X[:1]).features_[trees[0].feature[trees[0].feature >= 0], 0]
+            == 0).any()   # a box feature is used
 
 
 def test_haar_real_valued_images_float64():
