@@ -2,9 +2,10 @@
 (LinearLeafTAOClassifier, 10b_linear_leaves) at a few depths, C and leaf_C chosen on validation rows, never on test.
 
     python benchmarks/bench_linear_leaves.py --data mnist-deskew|mnist-raw|letter|fashion [--seed 0] [--depths 10,12]
-                                             [--const-depths 8,12] [--leaf-penalty l2] [--n 12000]
+                                             [--const-depths 8,12] [--leaf-penalty l2] [--n 12000] [--leaf-Cs 0.003]
 
---depths / --const-depths replace the grid's depths of linear / constant leaves ('' for none); --leaf-penalty the
+--depths / --const-depths replace the grid's depths of linear / constant leaves ('' for none), --leaf-Cs its values of
+leaf_C; --leaf-penalty the
 leaves' penalty (default 'l1'; depth 0 uses the same).
 --fixed DEPTH:LEAF_C instead compares, at that depth and leaf_C, TAO with linear leaves against the same linear leaves
 fitted once on the CART start's partition (no decision-node steps): training, validation and test error of each.
@@ -16,8 +17,8 @@ Data and protocol:
 - letter: `paper_split('letter', y, seed)`: 10,500 fitting, 4,500 validation, 5,000 test rows.
 - fashion: Fashion-MNIST (`load_fashion_mnist`, Debian's `dataset-fashion-mnist`), raw pixels: the official 60,000
   training images split as `TAOPathClassifier` splits them (`validation_split`, 20 %, seed), the first `--n` of the
-  48,000 fitting images (default 12,000: a quarter, since each fit on all of them takes the best part of an hour
-  here), the 12,000 validation images, the official 10,000 test images.
+  48,000 fitting images (default 12,000: a quarter, to scan the grid; `--n 48000`: all of them), the 12,000
+  validation images, the official 10,000 test images.
 Every model is fitted on the fitting rows only; per (depth, leaves) the leaf_C of lowest validation error (first on
 ties) is selected and its test accuracy reported. The grids are small (GRIDS: one C for the decision nodes, C = 1.0,
 the TAOClassifier default, so C is fixed, not selected; two values of leaf_C): on a machine shared by several jobs
@@ -76,7 +77,7 @@ def candidates(grid, seed, penalty='l1'):
                                                              random_state=seed)
 
 
-def main(name, seed, depths=None, const_depths=None, penalty='l1', n=12_000):
+def main(name, seed, depths=None, const_depths=None, penalty='l1', n=12_000, leaf_Cs=None):
     Xf, yf, Xv, yv, Xt, yt = data(name, seed, n)
     print(f"{name}, seed {seed}: {len(yf)} fitting, {len(yv)} validation, {len(yt)} test rows", flush=True)
     print(f"{'depth':>5} {'leaves':>8} {'C':>6} {'leaf_C':>7} {'val err':>8} {'test acc':>8} {'n_leaves':>8} {'s':>6}",
@@ -85,6 +86,7 @@ def main(name, seed, depths=None, const_depths=None, penalty='l1', n=12_000):
     grid = dict(GRIDS[name if name in GRIDS else 'mnist'])
     for key, given in (('depths', depths), ('const_depths', const_depths)):
         if given is not None: grid[key] = tuple(int(d) for d in given.split(',') if d)
+    if leaf_Cs is not None: grid['leaf_Cs'] = tuple(float(c) for c in leaf_Cs.split(','))
     for d, kind, C, lc, model in candidates(grid, seed, penalty):
         t = time.time()
         model.fit(Xf, yf)
@@ -136,8 +138,9 @@ if __name__ == '__main__':
     p.add_argument('--fixed', default=None)
     p.add_argument('--leaf-penalty', default='l1', choices=('l1', 'l2'))
     p.add_argument('--n', type=int, default=12_000, help='fashion: fitting images used')
+    p.add_argument('--leaf-Cs', default=None, help="values of leaf_C (default: the grid's)")
     a = p.parse_args()
     if a.fixed:
         depth, leaf_C = a.fixed.split(':')
         fixed(a.data, a.seed, int(depth), float(leaf_C))
-    else: main(a.data, a.seed, a.depths, a.const_depths, a.leaf_penalty, a.n)
+    else: main(a.data, a.seed, a.depths, a.const_depths, a.leaf_penalty, a.n, a.leaf_Cs)
