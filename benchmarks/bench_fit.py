@@ -9,6 +9,7 @@ test accuracy.
     python benchmarks/bench_fit.py --profile digits     # where the baseline's CPU seconds go (cProfile)
     python benchmarks/bench_fit.py --screen 1 [--entry-sets none]   # also the default with screening (09)
     python benchmarks/bench_fit.py --replay-seeds 1,2 --replay-set mnist5k  # the stopping rule on other splits
+    python benchmarks/bench_fit.py --oblique-seeds 0,1,2 --sets digits,mnist5k  # the oblique CART starts alone
 
 Baseline: the configuration before issue 28 part 2, its parameters written out (four starts, 8 values of C
 from 10 to 10**-1.5, node_tol 1e-2, at most 14 sweeps per C, tol 5e-3), with every node fit through
@@ -22,6 +23,9 @@ set of features, `screened_l1` in 09). Each fit also prints its node solves: the
 `--replay-seeds`: for each split seed, the new default's fit and what stopping dominated starts (a start stops
 once its validation error is k binomial standard errors above the best so far, k = 2 and 3) would have selected
 and saved, replayed on that fit's finished paths (`stop_dominated`).
+`--oblique-seeds`: for each split seed and set, the default fit and `TAOPathClassifier(inits='oblique')` (its two
+oblique CART starts, without the two CART starts) timed one after the other: CPU seconds, their ratio, each selection,
+and whether the two select the same tree (the same test predictions).
 A small fit first compiles the numba kernels, so that neither timed fit pays for that.
 """
 import os
@@ -211,6 +215,21 @@ def replay_seeds(name, seeds):
         replay(est, [(i, d) for i in ('cart', 'oblique') for d in (8, 12)], math.ceil(0.2 * len(ytr)), Xte, yte)
 
 
+def oblique_starts(names, seeds):
+    "CPU seconds and selection of the default fit against the same fit from the oblique CART starts alone."
+    for name in names:
+        X, y = load(name)
+        for seed in seeds:
+            Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.3, random_state=seed, stratify=y)
+            default = TAOPathClassifier(random_state=0)
+            oblique_only = TAOPathClassifier(inits='oblique', random_state=0)
+            t_d, t_o = timed_fit(default, Xtr, ytr), timed_fit(oblique_only, Xtr, ytr)
+            same = np.array_equal(default.predict(Xte), oblique_only.predict(Xte))
+            print(f"\n{name}, split seed {seed}:\n  default       {t_d:8.2f} CPU s   {describe(default, Xte, yte)}\n"
+                  f"  oblique only  {t_o:8.2f} CPU s   {describe(oblique_only, Xte, yte)}\n"
+                  f"  ratio default / oblique only: {t_d / t_o:.2f}; same test predictions: {same}", flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--sets', default='digits,mnist5k')
@@ -219,12 +238,14 @@ def main():
     ap.add_argument('--screen', type=float, default=0.0, help="also fit the new default with node solvers' screen")
     ap.add_argument('--replay-seeds', default=None, help='split seeds: replay the stopping rule on --replay-set')
     ap.add_argument('--replay-set', default='digits')
+    ap.add_argument('--oblique-seeds', default=None, help='split seeds: the default against the oblique starts alone')
     args = ap.parse_args()
     print(f"bench_fit: TAOPathClassifier fit CPU time, BLAS threads = 1, one process; "
           f"load average at start {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores", flush=True)
     Xw, yw = load_digits(return_X_y=True)
     TAOPathClassifier(Cs=[1.0], max_depths=3, random_state=0).fit(Xw[:300], yw[:300])   # compiles the kernels
     if args.profile: profile(args.profile)
+    elif args.oblique_seeds: oblique_starts(args.sets.split(','), [int(k) for k in args.oblique_seeds.split(',')])
     elif args.replay_seeds: replay_seeds(args.replay_set, [int(k) for k in args.replay_seeds.split(',')])
     else:
         for name in args.sets.split(','): run(name, name in args.entry_sets.split(','), args.screen)
