@@ -31,9 +31,11 @@ from sklearn.svm import LinearSVC
 from sklearn.tree import DecisionTreeClassifier
 
 from tao_nb.datasets import load_fashion_mnist
-from tao_nb.estimators import TAOPathClassifier, validation_split, _path_from
-from tao_nb.oblique_fit import input_scale
-from tao_nb.path import PathData
+from tao_nb.estimators import TAOPathClassifier, validation_split
+from tao_nb.oblique_fit import input_scale, oblique_start
+from tao_nb.path import PathData, PathSettings, run_path
+from tao_nb.solvers.oblique import ObliqueSolver
+from tao_nb.tao import TAOSettings
 
 
 def timed(f):
@@ -70,15 +72,20 @@ if __name__ == '__main__':
     init = DecisionTreeClassifier(min_samples_leaf=a.min_samples_leaf) if a.min_samples_leaf else a.init
     tao = TAOPathClassifier(Cs=Cs, max_depths=a.depth, inits=init, max_iter=a.max_iter, scaling='pooled',
                             random_state=0)
+    settings = PathSettings(ObliqueSolver(node_tol=tao.node_tol), TAOSettings(a.max_iter, tao.tol), tao.se)
+    def path_on(X, y, X_val, y_val, Cs):
+        "The estimator's path from its start (seed 0, pooled pixels), on given fitting and validation images."
+        start = oblique_start(init, X, y, a.depth, 0, np.arange(10), None, 'pooled')
+        return run_path(PathData(X, y, np.arange(10), X_val, y_val), start, Cs, settings)
     def augmented(X, y):
         "(X, y) joined by the left-right mirror images of X with --flip, else as they are."
         if not a.flip: return X, y
         return np.vstack([X, X.reshape(-1, 28, 28)[:, :, ::-1].reshape(len(X), -1)]), np.r_[y, y]
     if a.flip or a.refit:   # the estimator's own split (seed 0): the same path as `tao.fit` without --flip
         X_fit, X_val, y_fit, y_val, _, _ = validation_split(Xtr, ytr, 0.2, 0)
-        data = PathData(*augmented(X_fit, y_fit), np.arange(10), X_val, y_val)
-        path, s = timed(lambda: _path_from(data, init, a.depth, 0, 'pooled', Cs, tao._settings()))
-        print(f"{len(data.y):,} fitting images" + (' (half of them mirror images)' if a.flip else ''), flush=True)
+        X_aug, y_aug = augmented(X_fit, y_fit)
+        path, s = timed(lambda: path_on(X_aug, y_aug, X_val, y_val, Cs))
+        print(f"{len(y_aug):,} fitting images" + (' (half of them mirror images)' if a.flip else ''), flush=True)
     else:
         tao, s = timed(lambda: tao.fit(Xtr, ytr))
         path = tao.path_
@@ -93,11 +100,10 @@ if __name__ == '__main__':
           f"{path.score(Xte, yte):.4f} ({path.best_tree.n_leaves} leaves, {int((path.best_tree.W != 0).sum())} "
           f"nonzeros, {s:.0f} CPU s, {s / len(Cs):.0f} CPU s per value of C)", flush=True)
     if a.refit:   # the start regrown and the path rerun on all training images, up to the chosen C
-        data = PathData(*augmented(Xtr, ytr), np.arange(10), X_val, y_val)
-        refit, s = timed(lambda: _path_from(data, init, a.depth, 0, 'pooled', Cs[:path.best_index + 1],
-                                             tao._settings()))
+        X_all, y_all = augmented(Xtr, ytr)
+        refit, s = timed(lambda: path_on(X_all, y_all, X_val, y_val, Cs[:path.best_index + 1]))
         tree = refit.trees[-1]
-        print(f"refit on all {len(data.y):,} training images up to C {refit.Cs[-1]:.3g}: test "
+        print(f"refit on all {len(y_all):,} training images up to C {refit.Cs[-1]:.3g}: test "
               f"{refit.score(Xte, yte, len(refit.Cs) - 1):.4f} ({tree.n_leaves} leaves, {int((tree.W != 0).sum())} "
               f"nonzeros, {s:.0f} CPU s)", flush=True)
     if a.no_baselines: raise SystemExit(0)
