@@ -18,7 +18,9 @@ Every number is selected on validation data, never on test.
 join the default's four starts, at both depths; the estimator chooses among all of them on its validation part.
 
 Preprocessing 'deskew' is `tao_nb.Deskew()` in a pipeline in front of each model (each image sheared so its pixel
-mass has no row-column covariance; a departure from the TAO paper, which uses raw pixels).
+mass has no row-column covariance; a departure from the TAO paper, which uses raw pixels). 'hog' is
+`tao_nb.GradientHistograms()` (HOG features, `01a_datasets`), fitted on the training images, and 'deskew-hog' the
+two in turn: also departures (the paper splits on pixels).
 """
 import argparse
 import time
@@ -28,7 +30,7 @@ from sklearn.model_selection import StratifiedKFold, train_test_split
 from sklearn.svm import LinearSVC
 from sklearn.tree import DecisionTreeClassifier
 
-from tao_nb.datasets import Deskew, load_mnist_5k
+from tao_nb.datasets import Deskew, GradientHistograms, load_mnist_5k
 from tao_nb.estimators import TAOPathClassifier, validation_split
 from tao_nb.oblique_fit import input_scale, oblique_start
 from tao_nb.solvers.oblique import ObliqueSolver
@@ -69,15 +71,19 @@ def kfold_choice(Xtr, ytr, Xte, yte, m, k, scaling):
 
 def run(seed, prep, scaling, kfold, leaf_sizes=()):
     X, y = load_mnist_5k()
-    if prep == 'deskew': X = Deskew().fit_transform(X)   # image by image: no information crosses the split
+    if prep.startswith('deskew'): X = Deskew().fit_transform(X)   # image by image: no information crosses the split
     Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.3, stratify=y, random_state=seed)
+    if prep.endswith('hog'):   # image by image, at the scale of the training images' largest pixel
+        hog = GradientHistograms().fit(Xtr)
+        Xtr, Xte = hog.transform(Xtr), hog.transform(Xte)
     t = time.process_time()
     inits = ('cart', 'oblique', *(DecisionTreeClassifier(min_samples_leaf=k) for k in leaf_sizes))
     m = TAOPathClassifier(inits=inits, scaling=scaling, random_state=0).fit(Xtr, ytr)
     cpu = time.process_time() - t
     lin, lin_C = linear_yardstick(Xtr, ytr, Xte, yte, scaling, 0)
     pool = f" + leaf sizes {','.join(map(str, leaf_sizes))}" if leaf_sizes else ''
-    line = (f"seed {seed} {prep:6s} {scaling:8s}{pool}: TAOPathClassifier test {m.score(Xte, yte):.4f} (start {m.start_}, "
+    line = (f"seed {seed} {prep:10s} {scaling:8s}{pool}: TAOPathClassifier test {m.score(Xte, yte):.4f} "
+            f"(start {m.start_}, "
             f"C {m.C_:.3g}, {m.tree_.n_leaves} leaves, {int((m.tree_.W != 0).sum())} nonzeros, {cpu:.0f} CPU s) | "
             f"L1 linear SVM {lin:.4f} (C {lin_C:g})")
     if kfold:

@@ -9,8 +9,8 @@ from sklearn.pipeline import make_pipeline
 from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from tao_nb.datasets import (Deskew, deskew_images, fashion_mnist_dir, load_fashion_mnist, load_keel,
-                             load_mnist_5k, paper_split, PAPER_SEEDS, PAPER_SPLITS)
+from tao_nb.datasets import (Deskew, GradientHistograms, deskew_images, fashion_mnist_dir, load_fashion_mnist,
+                             load_keel, load_mnist_5k, paper_split, PAPER_SEEDS, PAPER_SPLITS)
 
 FILES = ['train-images-idx3-ubyte.gz', 'train-labels-idx1-ubyte.gz', 't10k-images-idx3-ubyte.gz',
          't10k-labels-idx1-ubyte.gz']
@@ -26,6 +26,11 @@ def mnist(): return load_mnist_5k()
 
 @parametrize_with_checks([Deskew()])
 def test_deskew_passes_sklearn_checks(estimator, check):
+    check(estimator)
+
+
+@parametrize_with_checks([GradientHistograms(cell=1)])   # the checks' inputs are rows of a few pixels: one-pixel cells
+def test_gradient_histograms_pass_sklearn_checks(estimator, check):
     check(estimator)
 
 
