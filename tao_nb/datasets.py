@@ -273,7 +273,7 @@ def fit(self:GradientHistograms, X, y=None):  # (N, H*W) images as rows of pixel
 # %% ../nbs/01a_datasets.ipynb #3289c799
 @patch
 def transform(self:GradientHistograms, X):  # (N, H*W) images as rows of pixels
-    "(N, F) float64 HOG features of the images divided by `scale_` (after them if `pixels`), 1,024 at a time."
+    "(N, F) float64 HOG features of the images divided by `scale_` (after these pixels if `pixels`)."
     check_is_fitted(self)
     X = validate_data(self, X, dtype=np.float64, reset=False) / self.scale_
     out = np.empty((len(X), self._n_features_out))
