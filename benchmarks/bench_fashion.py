@@ -35,11 +35,9 @@ from sklearn.svm import LinearSVC
 from sklearn.tree import DecisionTreeClassifier
 
 from tao_nb.datasets import GradientHistograms, load_fashion_mnist
-from tao_nb.estimators import TAOPathClassifier, validation_split
-from tao_nb.oblique_fit import input_scale, oblique_start
-from tao_nb.path import PathData, PathSettings, run_path
-from tao_nb.solvers.oblique import ObliqueSolver
-from tao_nb.tao import TAOSettings
+from tao_nb.estimators import TAOPathClassifier, path_from, validation_split
+from tao_nb.oblique_fit import input_scale
+from tao_nb.path import PathData
 
 
 def timed(f):
@@ -83,11 +81,10 @@ if __name__ == '__main__':
     init = DecisionTreeClassifier(min_samples_leaf=a.min_samples_leaf) if a.min_samples_leaf else a.init
     tao = TAOPathClassifier(Cs=Cs, max_depths=a.depth, inits=init, max_iter=a.max_iter, scaling='pooled',
                             random_state=0)
-    settings = PathSettings(ObliqueSolver(node_tol=tao.node_tol), TAOSettings(a.max_iter, tao.tol), tao.se)
     def path_on(X, y, X_val, y_val, Cs):
-        "The estimator's path from its start (seed 0, pooled pixels), on given fitting and validation images."
-        start = oblique_start(init, X, y, a.depth, 0, np.arange(10), None, 'pooled')
-        return run_path(PathData(X, y, np.arange(10), X_val, y_val), start, Cs, settings)
+        "The estimator's path from its start (seed 0, pooled scale), on given fitting and validation images."
+        return path_from(PathData(X, y, np.arange(10), X_val, y_val), init, a.depth, 0, 'pooled', Cs,
+                         tao.path_settings())
     def augmented(X, y):
         "(X, y) joined by the left-right mirror images of X with --flip, else as they are."
         if not a.flip: return X, y

@@ -31,11 +31,9 @@ from sklearn.svm import LinearSVC
 from sklearn.tree import DecisionTreeClassifier
 
 from tao_nb.datasets import Deskew, GradientHistograms, load_mnist_5k
-from tao_nb.estimators import TAOPathClassifier, validation_split
-from tao_nb.oblique_fit import input_scale, oblique_start
-from tao_nb.solvers.oblique import ObliqueSolver
-from tao_nb.path import PathData, PathSettings, run_path, select_index
-from tao_nb.tao import TAOSettings
+from tao_nb.estimators import TAOPathClassifier, path_from, validation_split
+from tao_nb.oblique_fit import input_scale
+from tao_nb.path import PathData, select_index
 
 
 def linear_yardstick(Xtr, ytr, Xte, yte, scaling, seed):
@@ -53,9 +51,8 @@ def linear_yardstick(Xtr, ytr, Xte, yte, scaling, seed):
 def one_path(X, y, X_val, y_val, start, Cs, scaling):
     "The path from `start` (init, depth) fitted on (X, y), validated on (X_val, y_val), at TAOPathClassifier's settings."
     classes, y_enc = np.unique(y, return_inverse=True)
-    settings = PathSettings(ObliqueSolver(node_tol=1e-2), TAOSettings(14, 5e-3), se=0.5)
-    st = oblique_start(start[0], X, y_enc, start[1], 0, np.arange(len(classes)), None, scaling)
-    return run_path(PathData(X, y_enc, classes, X_val, y_val), st, Cs, settings)
+    settings = TAOPathClassifier(scaling=scaling).path_settings()
+    return path_from(PathData(X, y_enc, classes, X_val, y_val), start[0], start[1], 0, scaling, Cs, settings)
 
 
 def kfold_choice(Xtr, ytr, Xte, yte, m, k, scaling):

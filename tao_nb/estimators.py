@@ -4,7 +4,7 @@
 
 # %% auto #0
 __all__ = ['SPLIT_TYPES', 'TAOClassifier', 'TAORegressor', 'validation_split', 'path_starts', 'best_start', 'TAOPathClassifier',
-           'cv_folds']
+           'path_from', 'cv_folds']
 
 # %% ../nbs/14_estimators.ipynb #857b395b
 import dataclasses
@@ -268,7 +268,7 @@ class TAOPathClassifier(TreeClassifierMixin, BaseEstimator):
 
 # %% ../nbs/14_estimators.ipynb #ef0f6117
 @patch
-def _settings(self:TAOPathClassifier):
+def path_settings(self:TAOPathClassifier):
     "The parameters checked (`check_params`) and turned, once, into the paths' `PathSettings`."
     check_params(self)       # the choices; the oblique rules by the ObliqueSolver built below
     depths = self.max_depths if isinstance(self.max_depths, (list, tuple)) else [self.max_depths]
@@ -283,22 +283,29 @@ def _settings(self:TAOPathClassifier):
 # %% ../nbs/14_estimators.ipynb #8b2bf4b3
 def _indexed(k, fn, *args): return k, fn(*args)
 
-def _path_from(data:PathData, init, depth, seed, scaling, Cs, settings:PathSettings):
+def path_from(data:PathData,  # fit and validation rows, y in 0..K-1
+              init,            # the start (`oblique_start`)
+              depth,           # its depth
+              seed,            # its seed
+              scaling,         # `input_scale`'s
+              Cs,              # values of C, decreasing
+              settings:PathSettings): # e.g. `TAOPathClassifier.path_settings()`
     "One start's path: its `Start` (grown here, in the worker, at `scaling`) and `run_path` from it."
     classes = np.arange(len(data.classes))
     start = oblique_start(init, data.X, data.y, depth, seed, classes, data.sample_weight, scaling)
     label = f"{init if is_grown_start(init) else 'a given tree'}, depth {depth}"
     return run_path(data, start, Cs, settings, label)
 
+# %% ../nbs/14_estimators.ipynb #e54a960d
 @patch
-def _run_paths(self:TAOPathClassifier, jobs,  # `_path_from`'s arguments, one tuple per path
+def _run_paths(self:TAOPathClassifier, jobs,  # `path_from`'s arguments, one tuple per path
                what='starts'):                # what the progress bar counts
     "The `TAOPath` of every job: one per worker when `n_jobs` asks for several, else one after the other."
     with tqdm(total=len(jobs), desc=f'TAOPathClassifier: {what}', disable=not self.verbose or None) as bar:
         # one path per worker; the bar counts finished paths
         if len(jobs) > 1 and self.n_jobs not in (None, 1):
             done = {}
-            tasks = (delayed(_indexed)(k, _path_from, *job) for k, job in enumerate(jobs))
+            tasks = (delayed(_indexed)(k, path_from, *job) for k, job in enumerate(jobs))
             for k, path in Parallel(n_jobs=self.n_jobs, return_as='generator_unordered')(tasks):
                 done[k] = path
                 bar.update()
@@ -308,7 +315,7 @@ def _run_paths(self:TAOPathClassifier, jobs,  # `_path_from`'s arguments, one tu
             inner = {'leave': False} if self.verbose else False
             loop = TAOSettings(settings.loop.max_iter, settings.loop.tol, self.n_jobs)
             serial = dataclasses.replace(settings, loop=loop, verbose=inner)
-            paths.append(_path_from(*job, serial))
+            paths.append(path_from(*job, serial))
             bar.update()
         return paths
 
@@ -317,7 +324,7 @@ def _run_paths(self:TAOPathClassifier, jobs,  # `_path_from`'s arguments, one tu
 def fit(self:TAOPathClassifier, X, y, sample_weight=None):  # (n, D) inputs; (n,) labels; (n,) weights s_n
     """Run the paths on a part of (X, y), choose the start and C on the rest (errors weighted by
     `sample_weight` times `class_weight`), keep that tree; with `cv`, C by cross-validation and a refit."""
-    settings = self._settings()
+    settings = self.path_settings()
     X, classes, y_enc = validate_classification_data(self, X, y)
     X, y_enc, self.classes_, sw = fit_weights(X, y_enc, sample_weight, self.class_weight, classes)
     seed = self.random_state if isinstance(self.random_state, numbers.Integral) else \
@@ -351,7 +358,7 @@ def cv_folds(y, k, seed,         # (N,) encoded labels; number of folds; the shu
     return [(a, b, w(a), w(b)) for a, b in folds]
 
 @patch
-def _cv_refit(self:TAOPathClassifier, job, X, y, sw):  # the selected start's `_path_from` arguments; the data
+def _cv_refit(self:TAOPathClassifier, job, X, y, sw):  # the selected start's `path_from` arguments; the data
     """C by K-fold CV from the selected start: the mean validation error over the folds per C, `select_index`
     with `se` (n = all training points, each validated once); `path_` refitted on all (X, y) up to that C."""
     data, init, depth, seed, scaling, Cs, settings = job
