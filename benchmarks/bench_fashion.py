@@ -20,12 +20,17 @@ One process, in this order, each model selected on validation rows, never on tes
 Each tree of the path also prints its inference cost: the mean number of multiplications per test prediction (the
 nonzero weights of the decision nodes on each test image's path, `Tree.inference_cost`).
 Needs Debian's `dataset-fashion-mnist`. CPU seconds of this process (BLAS on one thread) beside each fit.
+`--n-jobs K`: the path's nodes of one level solved by K joblib workers (`TAOPathClassifier(n_jobs=K)`); each value of
+C then prints its wall seconds (as it always does: the path's records) and the path its mean wall seconds per value of
+C; the path's peak memory is printed in any case: the proportional set size of this process and its workers, sampled
+every second (`_timing.PeakMemory`), against the fitting matrix's bytes.
 
     python benchmarks/bench_fashion.py [--depth 8] [--init cart] [--Cs 1,0.3,0.1] [--max-iter 4] [--svm-Cs 0.1] [--n 60000]
                                           [--min-samples-leaf K] [--flip] [--refit] [--no-baselines]
-                                          [--features pixels|hog|hog+pixels]
+                                          [--features pixels|hog|hog+pixels] [--n-jobs K]
 """
 import argparse
+import dataclasses
 import os
 import time
 
@@ -34,6 +39,7 @@ from sklearn.ensemble import RandomForestClassifier
 from sklearn.svm import LinearSVC
 from sklearn.tree import DecisionTreeClassifier
 
+from _timing import PeakMemory
 from tao_nb.datasets import GradientHistograms, load_fashion_mnist
 from tao_nb.estimators import TAOPathClassifier, path_from, validation_split
 from tao_nb.oblique_fit import input_scale
@@ -62,6 +68,7 @@ if __name__ == '__main__':
     ap.add_argument('--features', default='pixels', choices=('pixels', 'hog', 'hog+pixels'),
                     help="every model on the images' gradient histograms (GradientHistograms()), or on both")
     ap.add_argument('--n', type=int, default=60_000, help='training images used (a smoke test: fewer)')
+    ap.add_argument('--n-jobs', type=int, default=None, help="joblib workers for the nodes of a level")
     a = ap.parse_args()
     if a.flip and a.features != 'pixels': ap.error('--flip mirrors pixel images: it needs --features pixels')
     X, y = load_fashion_mnist()
@@ -80,23 +87,26 @@ if __name__ == '__main__':
     if a.min_samples_leaf and a.init != 'cart': ap.error('--min-samples-leaf needs --init cart')
     init = DecisionTreeClassifier(min_samples_leaf=a.min_samples_leaf) if a.min_samples_leaf else a.init
     tao = TAOPathClassifier(Cs=Cs, max_depths=a.depth, inits=init, max_iter=a.max_iter, scaling='pooled',
-                            random_state=0)
+                            random_state=0, n_jobs=a.n_jobs)
     def path_on(X, y, X_val, y_val, Cs):
         "The estimator's path from its start (seed 0, pooled scale), on given fitting and validation images."
-        return path_from(PathData(X, y, np.arange(10), X_val, y_val), init, a.depth, 0, 'pooled', Cs,
-                         tao.path_settings())
+        settings = tao.path_settings()
+        settings = dataclasses.replace(settings, loop=dataclasses.replace(settings.loop, n_jobs=a.n_jobs))
+        return path_from(PathData(X, y, np.arange(10), X_val, y_val), init, a.depth, 0, 'pooled', Cs, settings)
     def augmented(X, y):
         "(X, y) joined by the left-right mirror images of X with --flip, else as they are."
         if not a.flip: return X, y
         return np.vstack([X, X.reshape(-1, 28, 28)[:, :, ::-1].reshape(len(X), -1)]), np.r_[y, y]
+    X_fit, X_val, y_fit, y_val, _, _ = validation_split(Xtr, ytr, 0.2, 0)
+    memory, wall = PeakMemory(), time.perf_counter()
     if a.flip or a.refit:   # the estimator's own split (seed 0): the same path as `tao.fit` without --flip
-        X_fit, X_val, y_fit, y_val, _, _ = validation_split(Xtr, ytr, 0.2, 0)
         X_aug, y_aug = augmented(X_fit, y_fit)
-        path, s = timed(lambda: path_on(X_aug, y_aug, X_val, y_val, Cs))
+        with memory: path, s = timed(lambda: path_on(X_aug, y_aug, X_val, y_val, Cs))
         print(f"{len(y_aug):,} fitting images" + (' (half of them mirror images)' if a.flip else ''), flush=True)
     else:
-        tao, s = timed(lambda: tao.fit(Xtr, ytr))
+        with memory: tao, s = timed(lambda: tao.fit(Xtr, ytr))
         path = tao.path_
+    wall, fit_bytes = time.perf_counter() - wall, (2 if a.flip else 1) * X_fit.nbytes
     for i, r in enumerate(path.records):
         print(f"  TAO path C={r['C']:.3g}: train error {r['train_error']:.4f}, validation error {r['val_error']:.4f}, "
               f"test {path.score(Xte, yte, i):.4f}, {int(r['leaves'])} leaves, {int(r['nonzeros'])} nonzeros, "
@@ -107,6 +117,10 @@ if __name__ == '__main__':
     print(f"sparse oblique TAO tree ({start} depth {a.depth} start, C {path.best_C:.3g} chosen on validation): test "
           f"{path.score(Xte, yte):.4f} ({path.best_tree.n_leaves} leaves, {int((path.best_tree.W != 0).sum())} "
           f"nonzeros, {s:.0f} CPU s, {s / len(Cs):.0f} CPU s per value of C)", flush=True)
+    print(f"  path: {wall:.0f} wall s, {np.mean([r['seconds'] for r in path.records]):.0f} wall s per value of C "
+          f"({a.n_jobs or 1} worker(s) for the nodes of a level; CPU s are this process's only); peak memory "
+          f"{memory.peak / 2**30:.2f} GiB (before the fit {memory.before / 2**30:.2f} GiB; the fit's increase "
+          f"{(memory.peak - memory.before) / fit_bytes:.2f}x the {fit_bytes / 2**30:.2f} GiB fitting matrix)", flush=True)
     if a.refit:   # the start regrown and the path rerun on all training images, up to the chosen C
         X_all, y_all = augmented(Xtr, ytr)
         refit, s = timed(lambda: path_on(X_all, y_all, X_val, y_val, Cs[:path.best_index + 1]))
@@ -115,7 +129,6 @@ if __name__ == '__main__':
               f"{refit.score(Xte, yte, len(refit.Cs) - 1):.4f} ({tree.n_leaves} leaves, {int((tree.W != 0).sum())} "
               f"nonzeros, {s:.0f} CPU s)", flush=True)
     if a.no_baselines: raise SystemExit(0)
-    X_fit, X_val, y_fit, y_val, _, _ = validation_split(Xtr, ytr, 0.2, 0)
     mu, sc = input_scale(X_fit, scaling='pooled')
     best = None
     for C in map(float, a.svm_Cs.split(',')):

@@ -10,6 +10,7 @@ test accuracy.
     python benchmarks/bench_fit.py --screen 1 [--entry-sets none]   # also the default with screening (09)
     python benchmarks/bench_fit.py --replay-seeds 1,2 --replay-set mnist5k  # the stopping rule on other splits
     python benchmarks/bench_fit.py --oblique-seeds 0,1,2 --sets digits,mnist5k  # the oblique CART starts alone
+    python benchmarks/bench_fit.py --variants "inits='oblique' max_iter=2; max_iter=1" --seeds 0,1,2  # other defaults
 
 Baseline: the configuration before issue 28 part 2, its parameters written out (four starts, 8 values of C
 from 10 to 10**-1.5, node_tol 1e-2, at most 14 sweeps per C, tol 5e-3), with every node fit through
@@ -26,6 +27,9 @@ and saved, replayed on that fit's finished paths (`stop_dominated`).
 `--oblique-seeds`: for each split seed and set, the default fit and `TAOPathClassifier(inits='oblique')` (its two
 oblique CART starts, without the two CART starts) timed one after the other: CPU seconds, their ratio, each selection,
 and whether the two select the same tree (the same test predictions).
+`--variants`: for each split seed and set, the default fit and one fit per ';'-separated setting of parameters
+('k=v k=v', values as Python literals without spaces, e.g. `Cs=(10,1,0.1,0.03162)`), timed one after the other;
+then per set each setting's mean CPU ratio (default / setting) and mean test accuracy minus the default's.
 A small fit first compiles the numba kernels, so that neither timed fit pays for that.
 """
 import os
@@ -41,6 +45,7 @@ import numpy as np
 from sklearn.datasets import load_digits
 from sklearn.model_selection import train_test_split
 
+from _timing import parse_setting
 import tao_nb.estimators as estimators
 from tao_nb.datasets import load_mnist_5k
 from tao_nb.estimators import TAOPathClassifier
@@ -230,6 +235,27 @@ def oblique_starts(names, seeds):
                   f"  ratio default / oblique only: {t_d / t_o:.2f}; same test predictions: {same}", flush=True)
 
 
+def variants(names, seeds, texts):
+    "CPU seconds and selection of the default fit against each setting of `texts`, on each split; then means."
+    for name in names:
+        X, y = load(name)
+        ratios, gains = {t: [] for t in texts}, {t: [] for t in texts}
+        for seed in seeds:
+            Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.3, random_state=seed, stratify=y)
+            default = TAOPathClassifier(random_state=0)
+            t_d = timed_fit(default, Xtr, ytr)
+            print(f"\n{name}, split seed {seed}:\n  default {t_d:8.2f} CPU s   {describe(default, Xte, yte)}", flush=True)
+            for text in texts:
+                est = TAOPathClassifier(random_state=0, **parse_setting(text))
+                t = timed_fit(est, Xtr, ytr)
+                ratios[text].append(t_d / t); gains[text].append(est.score(Xte, yte) - default.score(Xte, yte))
+                print(f"  [{text}] {t:8.2f} CPU s = default / {t_d / t:.2f}   {describe(est, Xte, yte)}", flush=True)
+        print(f"\n{name}, means over split seeds {seeds}:")
+        for text in texts:
+            print(f"  [{text}]: default / setting {np.mean(ratios[text]):.2f} (min {min(ratios[text]):.2f}), "
+                  f"test accuracy - default's {np.mean(gains[text]):+.4f} (worst {min(gains[text]):+.4f})", flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--sets', default='digits,mnist5k')
@@ -239,6 +265,8 @@ def main():
     ap.add_argument('--replay-seeds', default=None, help='split seeds: replay the stopping rule on --replay-set')
     ap.add_argument('--replay-set', default='digits')
     ap.add_argument('--oblique-seeds', default=None, help='split seeds: the default against the oblique starts alone')
+    ap.add_argument('--variants', default=None, help="';'-separated settings 'k=v k=v' against the default")
+    ap.add_argument('--seeds', default='0', help='split seeds of --variants')
     args = ap.parse_args()
     print(f"bench_fit: TAOPathClassifier fit CPU time, BLAS threads = 1, one process; "
           f"load average at start {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores", flush=True)
@@ -246,6 +274,9 @@ def main():
     TAOPathClassifier(Cs=[1.0], max_depths=3, random_state=0).fit(Xw[:300], yw[:300])   # compiles the kernels
     if args.profile: profile(args.profile)
     elif args.oblique_seeds: oblique_starts(args.sets.split(','), [int(k) for k in args.oblique_seeds.split(',')])
+    elif args.variants:
+        variants(args.sets.split(','), [int(k) for k in args.seeds.split(',')],
+                 [t.strip() for t in args.variants.split(';') if t.strip()])
     elif args.replay_seeds: replay_seeds(args.replay_set, [int(k) for k in args.replay_seeds.split(',')])
     else:
         for name in args.sets.split(','): run(name, name in args.entry_sets.split(','), args.screen)

@@ -47,7 +47,7 @@ threshold). Issue 31's faster split search against the commit before it:
 `--val`: the last 10,000 training images are held out as a validation set (the trees and CART are grown on the first
 50,000); with --sweep each line also gives the validation accuracy, to choose a setting without the test set.
 """
-import argparse, ast, collections, cProfile, importlib, io, math, os, pstats, resource, subprocess, sys, tarfile
+import argparse, collections, cProfile, importlib, io, math, os, pstats, resource, subprocess, sys, tarfile
 import tempfile, time, tracemalloc
 from pathlib import Path
 import numpy as np
@@ -55,6 +55,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import FunctionTransformer
 from sklearn.tree import DecisionTreeClassifier
 
+from _timing import parse_setting
 from tao_nb.datasets import load_fashion_mnist
 from tao_nb.haar import HaarFeatures, HaarTreeClassifier
 import tao_nb.sdt
@@ -156,7 +157,7 @@ def contrast(X, how):
 
 def fit_setting(depth, a, setting, Xtr, ytr, package=None):
     "(fitted Haar tree, CPU s) of the command line's settings with `setting`'s ('k=v k=v') replaced."
-    params = {k: ast.literal_eval(v) for k, v in (kv.split('=') for kv in setting.split())}
+    params = parse_setting(setting)
     m = haar_tree(depth, a, package=package)
     if params.pop('deskew', False): m.haar.set_params(deskew=True)
     if 'families' in params: m.haar.set_params(families=tuple(params.pop('families')))
