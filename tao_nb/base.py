@@ -148,9 +148,10 @@ def fit_weights(X, y,               # validated inputs; targets (encoded labels 
 def _raw_thresholds(tree, Z, X):
     """`tree` (axis-aligned, grown on Z) with each threshold the midpoint, in X's units, of the training
     values it separates."""
-    a, f32 = np.abs(X), np.finfo(np.float32)
-    in_range = ((a == 0) | ((a >= f32.tiny) & (a <= f32.max))).all()
-    Xc = X.astype(np.float32).astype(np.float64) if in_range else X   # scikit-learn compares float32 inputs
+    f32, step = np.finfo(np.float32), max(1, (1 << 22) // max(X.shape[1], 1))  # rows at a time: no copy of X
+    in_range = all(((a == 0) | ((a >= f32.tiny) & (a <= f32.max))).all()
+                   for a in (np.abs(X[i:i + step]) for i in range(0, len(X), step)))
+    Xc = (lambda v: v.astype(np.float32).astype(np.float64)) if in_range else (lambda v: v)  # as sklearn
     paths = tree.decision_paths(Z)
     for d in range(tree.max_depth):
         at = np.flatnonzero(paths[:, d] >= 0)
@@ -159,7 +160,7 @@ def _raw_thresholds(tree, Z, X):
             if tree.is_leaf[node]: continue
             f, rows = tree.feature[node], at[pos]
             right = Z[rows, f] > tree.threshold[node]
-            lo, hi = Xc[rows[~right], f].max(), Xc[rows[right], f].min()
+            lo, hi = Xc(X[rows[~right], f]).max(), Xc(X[rows[right], f]).min()
             mid = lo / 2.0 + hi / 2.0                        # as scikit-learn places its thresholds
             tree.threshold[node] = lo if (mid == hi or not np.isfinite(mid)) else mid
     return tree
@@ -193,7 +194,8 @@ def grown_cart(cart,      # an unfitted scikit-learn tree estimator, its paramet
     "`cart` grown on standardized X (weighted by `sample_weight`), as a `Tree` on X (one column per class)."
     # grown on standardized inputs: CART treats features of range < 1e-7 as constant
     mu, sd = standardizer(X, sample_weight)
-    Z = (X - mu) / sd
+    Z = np.subtract(X, mu)    # (X - mu) / sd with no second temporary
+    Z /= sd
     # weights in units of the smallest positive one, rounded to 9 decimals: scikit-learn's CART compares
     # weighted sums with absolute epsilons and breaks ties by rounding; integer weights from 1 stay exact
     sw = None if sample_weight is None else \

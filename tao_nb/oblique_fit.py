@@ -48,7 +48,8 @@ def oblique_start(init,               # a name in `INITS`, a template, a `Tree` 
                   scaling='features'):# `input_scale`'s choice of the scale
     "The `Start` of a sparse oblique fit: standardized inputs and the initial tree written on them."
     mu, sd = input_scale(X, sample_weight, scaling)
-    Z = (X - mu) / sd
+    Z = np.subtract(X, mu)    # (X - mu) / sd with no second temporary
+    Z /= sd
     if is_grown_start(init):   # grown on Z (a name in `INITS`, a template): CART on Z splits as on X
         tree = initial_tree(init, Z, Y, max_depth, random_state, classes, oblique=True,
                             sample_weight=sample_weight)

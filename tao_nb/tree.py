@@ -497,11 +497,16 @@ def standardizer(X,                   # (N, D) inputs
     """(mean, std) of the columns of `X` (weighted by `sample_weight` if given), std 0 replaced by 1; exact
     and overflow-free at any scale of X."""
     X = np.asarray(X, dtype=np.float64)
-    big = np.abs(X).max(0, initial=0.0)
+    big = np.maximum(X.max(0, initial=0.0), -X.min(0, initial=0.0))   # max |x|, without a copy of X
     # scale each column by a power of 4 near its largest |x|: exact in floating point (so the result is
     # bit-identical for ordinary data), and no square in `std` can overflow or underflow
     s = 4.0 ** np.round(np.log(np.where(big > 0, big, 1.0)) / np.log(4.0))
-    if (w := sample_weight) is None: mu, sd = (X / s).mean(0) * s, (X / s).std(0) * s
+    if (w := sample_weight) is None:   # numpy's mean and std, on one temporary (B) instead of three
+        B = X / s
+        m = np.add.reduce(B, 0) / len(X)
+        B -= m
+        B *= B
+        mu, sd = m * s, np.sqrt(np.add.reduce(B, 0) / len(X)) * s
     else:
         m = np.average(X / s, 0, w)
         mu, sd = m * s, np.sqrt(np.average((X / s - m) ** 2, 0, w)) * s
