@@ -8,7 +8,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import NamedTuple
 import numpy as np
-from .tree import Tree, standardizer, unstandardize_tree
+from .tree import Tree, compiled, standardizer, unstandardize_tree
 from .base import INITS
 
 # %% auto #0
@@ -57,34 +57,34 @@ def _breakpoints(v, g):
     return np.take_along_axis(a, order, 1), order, np.sign(np.take_along_axis(g, order, 1)), start_right
 
 # %% ../nbs/10_oblique_cart.ipynb #7727ccc1
-def _scores_classes(order, s, start_right, y, K):
-    "Split score after each crossing (rows of `order`), labels y in 0..K-1: within-class prefix sums."
-    J, m = order.shape
-    tot_i = np.bincount(y, minlength=K)
-    tot = tot_i.astype(np.float64)
-    starts = np.repeat(np.cumsum(tot_i) - tot_i, tot_i)        # where each class block starts
-    c = y[order]
-    perm = np.argsort(c, axis=1, kind='stable')                # classes grouped, crossing order kept
-    flat = (perm + (np.arange(J) * m)[:, None]).ravel()
-    P = np.empty(J * m)
-    if s is None:                                              # each crossing removes: P = -(rank in class)
-        P[flat] = np.tile(starts - np.arange(m), J)
-        RC = tot[c] + P.reshape(J, m)
-        SR = tot @ tot + np.cumsum(1 - 2 * RC, 1)
-        tR = tot @ tot - np.cumsum(tot[c], 1)
-        nR = np.broadcast_to(m - np.arange(1, m + 1.0), (J, m))
-    else:
-        base = start_right.astype(np.float64) @ np.eye(K)[y]  # class counts on the right before any crossing
-        sp = s.ravel()[flat].reshape(J, m)
-        ex = np.cumsum(sp, 1) - sp
-        P[flat] = (ex - ex[:, starts]).ravel()
-        RC = np.take_along_axis(base, c, 1) + P.reshape(J, m)
-        SR = (base * base).sum(1)[:, None] + np.cumsum(s * (2 * RC + s), 1)
-        tR = (base @ tot)[:, None] + np.cumsum(s * tot[c], 1)
-        nR = base.sum(1)[:, None] + np.cumsum(s, 1)
-    SL, nL = tot @ tot - 2 * tR + SR, m - nR
-    with np.errstate(divide='ignore', invalid='ignore'):
-        return SR / nR + SL / nL, nR, nL
+@compiled()
+def _class_line(V, G, y, K, min_leaf, slopes, alpha, score):
+    """Row j: the best step along direction j, labels y in 0..K-1 (margins V[j] or V[0]; slopes G[j] or G[0]
+    if `slopes`, else -1): one sorted pass over the crossings; sets alpha[j], score[j] if a split is valid."""
+    m = len(y)
+    tot = np.zeros(K)
+    for n in range(m): tot[y[n]] += 1.0
+    TT, a, s, R = (tot * tot).sum(), np.empty(m), np.empty(m), np.empty(K)
+    for j in range(len(alpha)):
+        v, g = V[min(j, len(V) - 1)], G[min(j, len(G) - 1)]
+        R[:] = 0.0
+        for n in range(m):                  # breakpoint a_n, sign s_n, and the right set before any crossing
+            s[n] = np.sign(g[n]) if slopes else -1.0
+            a[n] = (-v[n] / g[n] if g[n] != 0 else np.inf) if slopes else v[n]
+            if not slopes or g[n] < 0 or (g[n] == 0 and v[n] > 0): R[y[n]] += 1.0
+        order = np.argsort(a)
+        nR, SR, TR = R.sum(), (R * R).sum(), (tot * R).sum()   # n_R, ||T_R||^2, T.T_R: integers, exact
+        for k in range(m - 1):              # crossing k, then the interval (a_(k), a_(k+1))
+            n = order[k]
+            c, e = y[n], s[n]
+            SR += e * (2.0 * R[c] + e)
+            TR += e * tot[c]
+            R[c] += e
+            nR += e
+            lo, hi = a[n], a[order[k + 1]]
+            if not (hi - lo > GAP * (abs(hi) + abs(lo))) or nR < min_leaf or m - nR < min_leaf: continue
+            sc = SR / nR + (TT - 2.0 * TR + SR) / (m - nR)
+            if sc > score[j]: score[j], alpha[j] = sc, (lo + hi) / 2
 
 # %% ../nbs/10_oblique_cart.ipynb #533d5f9f
 def _scores_values(order, s, start_right, T, weight=None):
@@ -113,15 +113,18 @@ def line_search(V,              # (J, m) or (1, m) margins V_n = w.x_n - b (righ
     "Best step alpha along each of J directions, and its split score (-inf: no valid split)."
     if weight is not None: y = None
     J, m = np.shape(V) if G is None else np.broadcast_shapes(np.shape(V), np.shape(G))
-    V = np.broadcast_to(V, (J, m))
-    G = None if G is None else np.broadcast_to(G, (J, m))
     alpha, score = np.zeros(J), np.full(J, -np.inf)
     if m < 2: return alpha, score
-    step = max(1, CHUNK // (m * (1 if y is not None else T.shape[1] + 1)))
+    if y is not None:                       # classes: `_class_line`, compiled
+        V, Gs = (np.ascontiguousarray(np.atleast_2d(A), dtype=float) for A in (V, V if G is None else G))
+        _class_line(V, Gs, np.asarray(y, dtype=np.intp), T.shape[1], min_leaf, G is not None, alpha, score)
+        return alpha, score
+    V = np.broadcast_to(V, (J, m))
+    G = None if G is None else np.broadcast_to(G, (J, m))
+    step = max(1, CHUNK // (m * (T.shape[1] + 1)))
     for j0 in range(0, J, step):
         a, order, s, start = _breakpoints(V[j0:j0 + step], None if G is None else G[j0:j0 + step])
-        sc, nR, nL = (_scores_classes(order, s, start, y, T.shape[1]) if y is not None
-                      else _scores_values(order, s, start, T, weight))
+        sc, nR, nL = _scores_values(order, s, start, T, weight)
         with np.errstate(invalid="ignore"):                     # distinct, not by rounding
             gap_ok = a[:, 1:] - a[:, :-1] > GAP * (np.abs(a[:, 1:]) + np.abs(a[:, :-1]))
         ok = gap_ok & np.isfinite(a[:, 1:]) & (nR[:, :-1] >= min_leaf) & (nL[:, :-1] >= min_leaf)
