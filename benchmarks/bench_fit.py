@@ -27,7 +27,8 @@ and saved, replayed on that fit's finished paths (`stop_dominated`).
 `--oblique-seeds`: for each split seed and set, the default fit and `TAOPathClassifier(inits='oblique')` (its two
 oblique CART starts, without the two CART starts) timed one after the other: CPU seconds, their ratio, each selection,
 and whether the two select the same tree (the same test predictions).
-`--variants`: for each split seed and set, the default fit and one fit per ';'-separated setting of parameters
+`--variants` (`--baseline`: the baseline fit too, and each setting's CPU ratio against it): for each split seed and
+set, the default fit and one fit per ';'-separated setting of parameters
 ('k=v k=v', values as Python literals without spaces, e.g. `Cs=(10,1,0.1,0.03162)`), timed one after the other;
 then per set each setting's mean CPU ratio (default / setting) and mean test accuracy minus the default's.
 A small fit first compiles the numba kernels, so that neither timed fit pays for that.
@@ -235,25 +236,33 @@ def oblique_starts(names, seeds):
                   f"  ratio default / oblique only: {t_d / t_o:.2f}; same test predictions: {same}", flush=True)
 
 
-def variants(names, seeds, texts):
-    "CPU seconds and selection of the default fit against each setting of `texts`, on each split; then means."
+def variants(names, seeds, texts, baseline=False):
+    """CPU seconds and selection of the default fit against each setting of `texts`, on each split; then means.
+    `baseline`: also the baseline fit (`BASELINE`, code 'before'), and each setting's ratio against it."""
     for name in names:
         X, y = load(name)
-        ratios, gains = {t: [] for t in texts}, {t: [] for t in texts}
+        ratios, gains, base = {t: [] for t in texts}, {t: [] for t in texts}, {t: [] for t in texts}
         for seed in seeds:
             Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.3, random_state=seed, stratify=y)
             default = TAOPathClassifier(random_state=0)
             t_d = timed_fit(default, Xtr, ytr)
             print(f"\n{name}, split seed {seed}:\n  default {t_d:8.2f} CPU s   {describe(default, Xte, yte)}", flush=True)
+            if baseline:
+                t_b = timed_fit(TAOPathClassifier(**BASELINE), Xtr, ytr, 'before')
+                print(f"  baseline {t_b:8.2f} CPU s (baseline / default {t_b / t_d:.2f})", flush=True)
             for text in texts:
                 est = TAOPathClassifier(random_state=0, **parse_setting(text))
                 t = timed_fit(est, Xtr, ytr)
                 ratios[text].append(t_d / t); gains[text].append(est.score(Xte, yte) - default.score(Xte, yte))
-                print(f"  [{text}] {t:8.2f} CPU s = default / {t_d / t:.2f}   {describe(est, Xte, yte)}", flush=True)
+                if baseline: base[text].append(t_b / t)
+                vs = f" = baseline / {t_b / t:.2f}" if baseline else ''
+                print(f"  [{text}] {t:8.2f} CPU s = default / {t_d / t:.2f}{vs}   {describe(est, Xte, yte)}", flush=True)
         print(f"\n{name}, means over split seeds {seeds}:")
         for text in texts:
             print(f"  [{text}]: default / setting {np.mean(ratios[text]):.2f} (min {min(ratios[text]):.2f}), "
-                  f"test accuracy - default's {np.mean(gains[text]):+.4f} (worst {min(gains[text]):+.4f})", flush=True)
+                  f"test accuracy - default's {np.mean(gains[text]):+.4f} (worst {min(gains[text]):+.4f})"
+                  + (f"; baseline / setting {np.mean(base[text]):.2f} (min {min(base[text]):.2f})" if baseline else ''),
+                  flush=True)
 
 
 def main():
@@ -267,6 +276,7 @@ def main():
     ap.add_argument('--oblique-seeds', default=None, help='split seeds: the default against the oblique starts alone')
     ap.add_argument('--variants', default=None, help="';'-separated settings 'k=v k=v' against the default")
     ap.add_argument('--seeds', default='0', help='split seeds of --variants')
+    ap.add_argument('--baseline', action='store_true', help='--variants: also time the baseline (code before)')
     args = ap.parse_args()
     print(f"bench_fit: TAOPathClassifier fit CPU time, BLAS threads = 1, one process; "
           f"load average at start {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores", flush=True)
@@ -276,7 +286,7 @@ def main():
     elif args.oblique_seeds: oblique_starts(args.sets.split(','), [int(k) for k in args.oblique_seeds.split(',')])
     elif args.variants:
         variants(args.sets.split(','), [int(k) for k in args.seeds.split(',')],
-                 [t.strip() for t in args.variants.split(';') if t.strip()])
+                 [t.strip() for t in args.variants.split(';') if t.strip()], args.baseline)
     elif args.replay_seeds: replay_seeds(args.replay_set, [int(k) for k in args.replay_seeds.split(',')])
     else:
         for name in args.sets.split(','): run(name, name in args.entry_sets.split(','), args.screen)
