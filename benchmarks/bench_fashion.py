@@ -20,9 +20,10 @@ One process, in this order, each model selected on validation rows, never on tes
 Each tree of the path also prints its inference cost: the mean number of multiplications per test prediction (the
 nonzero weights of the decision nodes on each test image's path, `Tree.inference_cost`).
 Needs Debian's `dataset-fashion-mnist`. CPU seconds of this process (BLAS on one thread) beside each fit.
-`--n-jobs K`: the path's nodes of one level solved by K joblib workers (`TAOPathClassifier(n_jobs=K)`); each value of
-C then prints its wall seconds (as it always does: the path's records) and the path its mean wall seconds per value of
-C; the path's peak memory is printed in any case: the proportional set size of this process and its workers, sampled
+`--n-jobs K`: the path's nodes of one level solved by K joblib workers (`TAOPathClassifier(n_jobs=K)`), or with
+several depths (`--depth 8,12`: one start per depth, the estimator keeping the start of lowest validation error) the
+starts' paths run one per worker; each value of C prints its wall seconds (as it always does: the path's records) and
+the fit its wall seconds and the selected path's mean per value of C; the path's peak memory is printed in any case: the proportional set size of this process and its workers, sampled
 every second (`_timing.PeakMemory`), against the fitting matrix's bytes.
 
     python benchmarks/bench_fashion.py [--depth 8] [--init cart] [--Cs 1,0.3,0.1] [--max-iter 4] [--svm-Cs 0.1] [--n 60000]
@@ -55,7 +56,7 @@ def timed(f):
 
 if __name__ == '__main__':
     ap = argparse.ArgumentParser()
-    ap.add_argument('--depth', type=int, default=8)
+    ap.add_argument('--depth', default='8', help="the start's depth; several ('8,12'): one start per depth, the best on validation")
     ap.add_argument('--init', default='cart', help="the start: 'cart' or 'oblique' (oblique CART, `10_oblique_cart`)")
     ap.add_argument('--Cs', default='1,0.3,0.1')
     ap.add_argument('--max-iter', type=int, default=4)
@@ -70,6 +71,9 @@ if __name__ == '__main__':
     ap.add_argument('--n', type=int, default=60_000, help='training images used (a smoke test: fewer)')
     ap.add_argument('--n-jobs', type=int, default=None, help="joblib workers for the nodes of a level")
     a = ap.parse_args()
+    depths = [int(d) for d in a.depth.split(',')]
+    if len(depths) > 1 and (a.flip or a.refit): ap.error('--flip and --refit take one depth')
+    a.depth = depths[0] if len(depths) == 1 else tuple(depths)
     if a.flip and a.features != 'pixels': ap.error('--flip mirrors pixel images: it needs --features pixels')
     X, y = load_fashion_mnist()
     X = X.astype(np.float64)
@@ -114,11 +118,16 @@ if __name__ == '__main__':
               f"{path.trees[i].inference_cost(Xte):.1f} multiplications per test prediction", flush=True)
     start = ('CART' if a.init == 'cart' else 'oblique CART') + (f' (min_samples_leaf={a.min_samples_leaf})'
                                                                 if a.min_samples_leaf else '')
-    print(f"sparse oblique TAO tree ({start} depth {a.depth} start, C {path.best_C:.3g} chosen on validation): test "
+    depth = a.depth if len(depths) == 1 else f"{tao.start_[1]} (of {a.depth})"
+    print(f"sparse oblique TAO tree ({start} depth {depth} start, C {path.best_C:.3g} chosen on validation): test "
           f"{path.score(Xte, yte):.4f} ({path.best_tree.n_leaves} leaves, {int((path.best_tree.W != 0).sum())} "
           f"nonzeros, {s:.0f} CPU s, {s / len(Cs):.0f} CPU s per value of C)", flush=True)
-    print(f"  path: {wall:.0f} wall s, {np.mean([r['seconds'] for r in path.records]):.0f} wall s per value of C "
-          f"({a.n_jobs or 1} worker(s) for the nodes of a level; CPU s are this process's only); peak memory "
+    for d, p in zip(depths if len(depths) > 1 else (), tao.paths_ if len(depths) > 1 else ()):
+        print(f"  start depth {d}: C {p.best_C:.3g}, validation error {p.records[p.best_index]['val_error']:.4f}, "
+              f"test {p.score(Xte, yte):.4f}", flush=True)
+    print(f"  fit: {wall:.0f} wall s, {np.mean([r['seconds'] for r in path.records]):.0f} wall s per value of C "
+          f"({a.n_jobs or 1} worker(s) for {'the starts' if len(depths) > 1 else 'the nodes of a level'}; CPU s are "
+          f"this process's only); peak memory "
           f"{memory.peak / 2**30:.2f} GiB (before the fit {memory.before / 2**30:.2f} GiB; the fit's increase "
           f"{(memory.peak - memory.before) / fit_bytes:.2f}x the {fit_bytes / 2**30:.2f} GiB fitting matrix)", flush=True)
     if a.refit:   # the start regrown and the path rerun on all training images, up to the chosen C

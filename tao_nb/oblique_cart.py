@@ -8,7 +8,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import NamedTuple
 import numpy as np
-from .tree import Tree, compiled, standardizer, unstandardize_tree
+from .tree import Tree, compiled, note_compilation, standardizer, unstandardize_tree
 from .base import INITS
 
 # %% auto #0
@@ -57,7 +57,6 @@ def _breakpoints(v, g):
     return np.take_along_axis(a, order, 1), order, np.sign(np.take_along_axis(g, order, 1)), start_right
 
 # %% ../nbs/10_oblique_cart.ipynb #7727ccc1
-@compiled()
 def _class_line(V, G, y, K, min_leaf, slopes, alpha, score):
     """Row j: the best step along direction j, labels y in 0..K-1 (margins V[j] or V[0]; slopes G[j] or G[0]
     if `slopes`, else -1): one sorted pass over the crossings; sets alpha[j], score[j] if a split is valid."""
@@ -85,6 +84,16 @@ def _class_line(V, G, y, K, min_leaf, slopes, alpha, score):
             if not (hi - lo > GAP * (abs(hi) + abs(lo))) or nR < min_leaf or m - nR < min_leaf: continue
             sc = SR / nR + (TT - 2.0 * TR + SR) / (m - nR)
             if sc > score[j]: score[j], alpha[j] = sc, (lo + hi) / 2
+
+# %% ../nbs/10_oblique_cart.ipynb #d7b057f2
+_CLASS_LINE = []
+
+def _class_line_kernel():
+    "`_class_line` compiled, at its first use in the process (`import tao_nb` loads no numba)."
+    if not _CLASS_LINE:
+        _CLASS_LINE.append(compiled()(_class_line))
+        note_compilation()
+    return _CLASS_LINE[0]
 
 # %% ../nbs/10_oblique_cart.ipynb #533d5f9f
 def _scores_values(order, s, start_right, T, weight=None):
@@ -117,7 +126,7 @@ def line_search(V,              # (J, m) or (1, m) margins V_n = w.x_n - b (righ
     if m < 2: return alpha, score
     if y is not None:                       # classes: `_class_line`, compiled
         V, Gs = (np.ascontiguousarray(np.atleast_2d(A), dtype=float) for A in (V, V if G is None else G))
-        _class_line(V, Gs, np.asarray(y, dtype=np.intp), T.shape[1], min_leaf, G is not None, alpha, score)
+        _class_line_kernel()(V, Gs, np.asarray(y, np.intp), T.shape[1], min_leaf, G is not None, alpha, score)
         return alpha, score
     V = np.broadcast_to(V, (J, m))
     G = None if G is None else np.broadcast_to(G, (J, m))

@@ -1,7 +1,7 @@
 """The prose-number check catches wrong numbers (issue 29 #6): a mutation self-test of `tests/test_prose_numbers.py`.
 
 From every number the notebooks' and index.ipynb's prose quote and the check accepts (the quotes ALLOWED and
-PENDING_MERGE exempt, each in its own sentence, left out), 200 are drawn at random for each of SEEDS and changed the way
+PENDING_MERGE exempt, each in its own sentence, left out), 200 are drawn at random for each of SEEDS (ten) and changed the way
 a wrong number is typed: one significant digit changed (0.853 -> 0.863), two neighbouring digits swapped (2.3 -> 3.2,
 0.83 -> 0.38) or the last digit off by one (11 -> 12); integers of two digits up included. Each changed copy of its
 markdown cell (in memory) is checked as the real test checks it (`cell_unprinted`; in index.ipynb every row and
@@ -30,8 +30,10 @@ sys.path.insert(0, str(Path(__file__).parent))
 import test_prose_numbers as P  # noqa: E402
 
 # MEASURED: a floor under the rate now. It was 0.955 at 97.0 %; the prose of issues 31 and 32 (long lists of runs
-# whose printed lines hold many near-equal numbers) brought seeds 0-2 to 95.0 % and ten seeds to 95.8 %.
-N_MUTATIONS, SEEDS, MIN_CAUGHT, MEASURED = 200, (0, 1, 2), 0.95, 0.95
+# whose printed lines hold many near-equal numbers) brought seeds 0-2 to 95.0 % and ten seeds to 95.8 %. Ten seeds
+# since issue 28's rows of the results table: 2,000 draws, not 600, so that the rate checked is the pool's (95.8 %
+# then, on seeds 0-2 alone 94.8 %: the binomial noise of 600 draws is about a point).
+N_MUTATIONS, SEEDS, MIN_CAUGHT, MEASURED = 200, tuple(range(10)), 0.95, 0.95
 
 
 def mutate(s, rng):
