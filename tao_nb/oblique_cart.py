@@ -8,7 +8,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import NamedTuple
 import numpy as np
-from .tree import Tree, compiled, note_compilation, standardizer, unstandardize_tree
+from .tree import Tree, compiled_at_first_use, standardizer, unstandardize_tree
 from .base import INITS
 
 # %% auto #0
@@ -86,14 +86,7 @@ def _class_line(V, G, y, K, min_leaf, slopes, alpha, score):
             if sc > score[j]: score[j], alpha[j] = sc, (lo + hi) / 2
 
 # %% ../nbs/10_oblique_cart.ipynb #d7b057f2
-_CLASS_LINE = []
-
-def _class_line_kernel():
-    "`_class_line` compiled, at its first use in the process (`import tao_nb` loads no numba)."
-    if not _CLASS_LINE:
-        _CLASS_LINE.append(compiled()(_class_line))
-        note_compilation()
-    return _CLASS_LINE[0]
+_class_line_kernel = compiled_at_first_use(_class_line)   # numba only when a start is grown
 
 # %% ../nbs/10_oblique_cart.ipynb #533d5f9f
 def _scores_values(order, s, start_right, T, weight=None):
@@ -126,7 +119,7 @@ def line_search(V,              # (J, m) or (1, m) margins V_n = w.x_n - b (righ
     if m < 2: return alpha, score
     if y is not None:                       # classes: `_class_line`, compiled
         V, Gs = (np.ascontiguousarray(np.atleast_2d(A), dtype=float) for A in (V, V if G is None else G))
-        _class_line_kernel()(V, Gs, np.asarray(y, np.intp), T.shape[1], min_leaf, G is not None, alpha, score)
+        _class_line_kernel(V, Gs, np.asarray(y, np.intp), T.shape[1], min_leaf, G is not None, alpha, score)
         return alpha, score
     V = np.broadcast_to(V, (J, m))
     G = None if G is None else np.broadcast_to(G, (J, m))

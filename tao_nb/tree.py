@@ -13,8 +13,8 @@ import numpy as np
 from fastcore.basics import patch
 
 # %% auto #0
-__all__ = ['Split', 'Tree', 'group_positions', 'compiled', 'note_compilation', 'Routing', 'standardizer', 'standardize_tree',
-           'unstandardize_tree']
+__all__ = ['Split', 'Tree', 'group_positions', 'compiled', 'note_compilation', 'compiled_at_first_use', 'Routing', 'standardizer',
+           'standardize_tree', 'unstandardize_tree']
 
 # %% ../nbs/00_tree.ipynb #b4787a55
 class Split(NamedTuple):
@@ -186,6 +186,17 @@ def note_compilation():
     print("tao_nb: compiling its numba kernels (once: later processes load them from numba's cache)",
           file=sys.stderr, flush=True)
 
+def compiled_at_first_use(fn,         # a kernel's Python function
+                          **options): # `compiled`'s options
+    "`fn` compiled at its first call in the process, not at import (`import tao_nb` then loads no numba)."
+    kernel = []
+    def run(*args):
+        if not kernel:
+            kernel.append(compiled(**options)(fn))
+            note_compilation()
+        return kernel[0](*args)
+    return run
+
 # %% ../nbs/00_tree.ipynb #8a6693aa
 class Routing(NamedTuple):
     "The flat arrays the compiled router reads."
@@ -244,20 +255,13 @@ def _route_rows(X, idx, node, routing):   # routing: a `Routing` (as a tuple)
             u = right[u] if s > threshold[u] else left[u]
         node[k] = u
 
-_ROUTER = []
-
-def _router():
-    "`_route_rows` compiled, at its first use in the process."
-    if not _ROUTER:
-        _ROUTER.append(compiled(fastmath={'reassoc'})(_route_rows))
-        note_compilation()
-    return _ROUTER[0]
+_route_kernel = compiled_at_first_use(_route_rows, fastmath={'reassoc'})
 
 @patch
 def route(self:Tree, X):  # (N, D) float inputs
     "Leaf reached from the root by every row of the 2-D float array `X` (any memory layout): compiled."
     leaves = np.zeros(len(X), dtype=np.int64)           # every row starts at the root
-    _router()(X, np.arange(len(X)), leaves, tuple(self.routing()))
+    _route_kernel(X, np.arange(len(X)), leaves, tuple(self.routing()))
     return leaves
 
 # %% ../nbs/00_tree.ipynb #route-from
@@ -266,7 +270,7 @@ def route_from(self:Tree, X, start, idx):  # finite float inputs, start node(s),
     "`descend` compiled (as `route`): the leaf each row `X[idx[k]]` reaches from node `start[k]`."
     idx = np.asarray(idx, dtype=np.int64)
     node = np.array(np.broadcast_to(start, idx.shape), dtype=np.int64)
-    _router()(np.asarray(X, dtype=np.float64), idx, node, tuple(self.routing()))
+    _route_kernel(np.asarray(X, dtype=np.float64), idx, node, tuple(self.routing()))
     return node
 
 # %% ../nbs/00_tree.ipynb #ddd93dea
