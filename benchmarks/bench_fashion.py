@@ -23,8 +23,9 @@ Needs Debian's `dataset-fashion-mnist`. CPU seconds of this process (BLAS on one
 `--n-jobs K`: the path's nodes of one level solved by K joblib workers (`TAOPathClassifier(n_jobs=K)`), or with
 several depths (`--depth 8,12`: one start per depth, the estimator keeping the start of lowest validation error) the
 starts' paths run one per worker; each value of C prints its wall seconds (as it always does: the path's records) and
-the fit its wall seconds and the selected path's mean per value of C; the path's peak memory is printed in any case: the proportional set size of this process and its workers, sampled
-every second (`_timing.PeakMemory`), against the fitting matrix's bytes.
+the fit its wall seconds and the selected path's mean per value of C. The fit's peak memory is printed in any case:
+the proportional set size of this process and its workers, sampled every second (`_timing.PeakMemory`), against the
+fitting matrix's bytes.
 
     python benchmarks/bench_fashion.py [--depth 8] [--init cart] [--Cs 1,0.3,0.1] [--max-iter 4] [--svm-Cs 0.1] [--n 60000]
                                           [--min-samples-leaf K] [--flip] [--refit] [--no-baselines]

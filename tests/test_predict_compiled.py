@@ -143,3 +143,12 @@ def test_estimators_predict_as_descend():
         np.testing.assert_array_equal(est.predict_proba(X_DIG), tree.value[tree.descend(X_DIG, 0)])
     reg = TAORegressor(max_depth=3, random_state=0).fit(X, y.astype(float))
     np.testing.assert_array_equal(reg.predict(X_DIG), reg.tree_.value[reg.tree_.descend(X_DIG, 0), 0])
+
+
+def test_importing_the_package_loads_no_numba():
+    """Kernels compile at their first use (`compiled_at_first_use`, `00_tree`): `import tao_nb` and making an estimator
+    load no numba, so `note_compilation` never announces kernels a process does not run."""
+    import subprocess, sys
+    code = "import sys, tao_nb; tao_nb.TAOPathClassifier(); print('numba' in sys.modules)"
+    out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == 'False', out.stdout + out.stderr
