@@ -7,8 +7,11 @@ step (`ObliqueSolver.__call__`: liblinear's L1 solve, the candidates and the exa
 estimators' node tolerance, beside scikit-learn's `LinearSVC(penalty='l1', dual=False)` alone at the same C and
 tolerance (the solve the step is built on). CPU seconds of this process (BLAS on one thread) are the measure
 on a shared machine; wall seconds and the load average are printed beside them. Needs Debian's `dataset-fashion-mnist`.
+`--memory`: instead, the memory of one node step (issue 26): the increase of this process's proportional set size
+(sampled every 0.1 s, `_timing.PeakMemory`) during the step on the rows Z, against Z's bytes; liblinear's own copies
+of the rows are allocated in C, where `tracemalloc` does not see them, so only the process's pages measure them.
 
-    python benchmarks/bench_node_step.py [--Cs 0.1,1] [--tol 1e-2] [--n 48000]
+    python benchmarks/bench_node_step.py [--Cs 0.1,1] [--tol 1e-2] [--n 48000] [--memory]
 """
 import argparse
 import os
@@ -17,6 +20,7 @@ import time
 import numpy as np
 from sklearn.svm import LinearSVC
 
+from _timing import PeakMemory
 from tao_nb.datasets import load_fashion_mnist
 from tao_nb.oblique_fit import input_scale
 from tao_nb.solvers.oblique import ObliqueSolver
@@ -26,6 +30,7 @@ if __name__ == '__main__':
     ap.add_argument('--Cs', default='0.1,1')
     ap.add_argument('--tol', type=float, default=1e-2)
     ap.add_argument('--n', type=int, default=48_000)
+    ap.add_argument('--memory', action='store_true', help="the peak memory of one node step, against the rows'")
     a = ap.parse_args()
     X, y = load_fashion_mnist()
     X, y = X[:a.n].astype(np.float64), y[:a.n]
@@ -33,7 +38,11 @@ if __name__ == '__main__':
     Z = (X - mu) / s
     label, weight = np.isin(y, [0, 2, 4, 6]).astype(np.int64), np.ones(len(y))
     print(f"{len(Z):,} x {Z.shape[1]} care points, {label.mean():.3f} of them labelled right", flush=True)
-    for C in map(float, a.Cs.split(',')):
+    for C in map(float, a.Cs.split(',')) if a.memory else ():
+        with PeakMemory(every=0.1) as m: ObliqueSolver(C=C, node_tol=a.tol)(Z, label, weight)
+        print(f"C={C:g}: the node step's peak increase {(m.peak - m.before) / 2**30:.2f} GiB = "
+              f"{(m.peak - m.before) / Z.nbytes:.2f}x the rows ({Z.nbytes / 2**30:.2f} GiB, float64)", flush=True)
+    for C in map(float, a.Cs.split(',')) if not a.memory else ():
         t, c = time.perf_counter(), time.process_time()
         split = ObliqueSolver(C=C, node_tol=a.tol)(Z, label, weight)
         step, step_cpu = time.perf_counter() - t, time.process_time() - c
