@@ -154,9 +154,7 @@ if __name__ == '__main__':
     out = Parallel(n_jobs=a.n_jobs)(tasks)
     wall = time.perf_counter() - wall
     markers = [out[0][0], out[-1][0]]
-    rows, paths = [o[0] for o in out[1:-1]], [o[1] for o in out[1:-1]]
-    rows = sorted(rows, key=lambda r: (r['init'], r['depth']))
-    paths = [paths[[(o[0]['init'], o[0]['depth']) for o in out[1:-1]].index((r['init'], r['depth']))] for r in rows]
+    rows, paths = zip(*sorted(out[1:-1], key=lambda o: (o[0]['init'], o[0]['depth'])))   # (measures, TAOPath)
     k = min(range(len(rows)), key=lambda k: (rows[k]['trees'][rows[k]['best']]['val_error'], k))
     for i, r in enumerate(rows):
         r['selected'] = i == k
@@ -176,6 +174,6 @@ if __name__ == '__main__':
           f"{b['C']:.3g}: test error {b['test_error']:.4f} ({b['params']} parameters); L1 linear SVM "
           f"{markers[0]['test_error']:.4f}; all in {wall:.0f} wall s", flush=True)
     suffix = '' if a.n == 60_000 else '_smoke'
-    record = dict(command=f"python benchmarks/bench_fig1_fashion.py", args=vars(a), paths=rows, markers=markers)
+    record = dict(command="python benchmarks/bench_fig1_fashion.py", args=vars(a), paths=rows, markers=markers)
     (RESULTS / f'fig1_fashion{suffix}.json').write_text(json.dumps(record, indent=1))
     figures(rows, markers, paths[k], Xte, yte, suffix, len(X_fit))

@@ -38,11 +38,12 @@ if __name__ == '__main__':
     Z = (X - mu) / s
     label, weight = np.isin(y, [0, 2, 4, 6]).astype(np.int64), np.ones(len(y))
     print(f"{len(Z):,} x {Z.shape[1]} care points, {label.mean():.3f} of them labelled right", flush=True)
-    for C in map(float, a.Cs.split(',')) if a.memory else ():
+    Cs = [float(c) for c in a.Cs.split(',')]
+    for C in Cs if a.memory else ():      # --memory: this instead of the timings below
         with PeakMemory(every=0.1) as m: ObliqueSolver(C=C, node_tol=a.tol)(Z, label, weight)
         print(f"C={C:g}: the node step's peak increase {(m.peak - m.before) / 2**30:.2f} GiB = "
               f"{(m.peak - m.before) / Z.nbytes:.2f}x the rows ({Z.nbytes / 2**30:.2f} GiB, float64)", flush=True)
-    for C in map(float, a.Cs.split(',')) if not a.memory else ():
+    for C in () if a.memory else Cs:
         t, c = time.perf_counter(), time.process_time()
         split = ObliqueSolver(C=C, node_tol=a.tol)(Z, label, weight)
         step, step_cpu = time.perf_counter() - t, time.process_time() - c
