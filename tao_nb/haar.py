@@ -44,6 +44,7 @@ HAAR_FAMILIES = {
     'line_v':   np.array([[-1], [1], [-1]]),
     'diagonal': np.array([[1, -1], [-1, 1]]),
     'box':      np.array([[1]]),    # not Viola-Jones: one rectangle's sum (1x1 cells: the pixels); opt-in
+    'center_surround': np.array([[1, 1, 1], [1, -1, 1], [1, 1, 1]]),  # not Viola-Jones: ring - centre
 }
 VIOLA_JONES_FAMILIES = ('edge_h', 'edge_v', 'line_h', 'line_v', 'diagonal')   # the paper's: `HaarFeatures`' default
 
@@ -410,7 +411,7 @@ def haar_tree_apply(tree,            # `tao_nb.tree.Tree` over the columns of `h
     "Leaf of each image, computing only the Haar features of its root-leaf path; and lookups per image."
     src = haar.source(X)
     lookups = np.zeros(len(src), dtype=np.int64)
-    def haar_scores(ii, idx, nodes):  # the node's feature, from its 6-9 corner lookups (as `transform` sums)
+    def haar_scores(ii, idx, nodes):  # the node's feature, from its 4-9 corner lookups (as `transform` sums)
         f = tree.feature[nodes]
         lookups[idx] += haar.lookups_[f]
         return src.pairs(idx, f)

@@ -247,7 +247,8 @@ def _slow_haar(images, features, families):
 
 @pytest.mark.parametrize('shape, params', [((6, 6), {}), ((5, 7), dict(stride=2)), ((9, 4), dict(cell_sizes=[1, 3], dtype='float64', chunk_size=2)),
                                            ((6, 6), dict(families=('line_v', 'diagonal'))),
-                                           ((5, 6), dict(families=('box', 'edge_v'), cell_sizes=[1, 2]))])
+                                           ((5, 6), dict(families=('box', 'edge_v'), cell_sizes=[1, 2])),
+                                           ((7, 8), dict(families=('center_surround', 'edge_h'), cell_sizes=[1, 2]))])
 def test_haar_equals_slow(shape, params):
     rng = np.random.default_rng(0)
     imgs = rng.integers(0, 256, (7, *shape)).astype(float)
