@@ -27,7 +27,8 @@ from sklearn.pipeline import make_pipeline
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_levers import linear_yardstick, one_path   # noqa: E402
 from tao_nb.datasets import Deskew, load_mnist_5k   # noqa: E402
-from tao_nb.estimators import TAOPathClassifier, path_starts   # noqa: E402
+from tao_nb.estimators import path_starts  # noqa: E402
+from _settings import TAOPathClassifier  # noqa: E402 (the defaults its saved prints were made with)
 
 
 def binomial_se(p, n): return float(np.sqrt(p * (1 - p) / n))

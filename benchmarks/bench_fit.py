@@ -49,7 +49,7 @@ from sklearn.model_selection import train_test_split
 from _timing import parse_setting
 import tao_nb.estimators as estimators
 from tao_nb.datasets import load_mnist_5k
-from tao_nb.estimators import TAOPathClassifier
+from _settings import TAOPathClassifier   # the defaults its saved prints were made with
 from tao_nb.path import select_index
 from tao_nb.solvers import oblique
 from tao_nb.solvers.oblique import ObliqueSolver

@@ -31,7 +31,8 @@ from sklearn.svm import LinearSVC
 from sklearn.tree import DecisionTreeClassifier
 
 from tao_nb.datasets import Deskew, GradientHistograms, load_mnist_5k
-from tao_nb.estimators import TAOPathClassifier, path_from, validation_split
+from tao_nb.estimators import path_from, validation_split
+from _settings import TAOPathClassifier   # the defaults its saved prints were made with
 from tao_nb.oblique_fit import input_scale
 from tao_nb.path import PathData, select_index
 

@@ -19,7 +19,8 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import train_test_split
 from sklearn.svm import LinearSVC
 
-from tao_nb.estimators import TAOPathClassifier, validation_split
+from tao_nb.estimators import validation_split
+from _settings import TAOPathClassifier   # the defaults its saved prints were made with
 from tao_nb.path import PathSettings, check_Cs, tao_path
 from tao_nb.solvers.oblique import ObliqueSolver
 from tao_nb.tao import TAOSettings

