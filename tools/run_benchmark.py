@@ -5,8 +5,8 @@
 
 The print goes to the terminal as it comes and to `benchmarks/results/NAME.txt` (NAME: the script's name unless
 `--name` is given), whose first line is the command that printed it. `tests/test_prose_numbers.py` checks a results
-row of index.ipynb against the saved prints of the commands the row gives (a saved command matches when it is the
-row's command or extends it with more arguments): commit the file with the row it backs. A run that fails saves nothing.
+row of index.ipynb against the saved prints of the commands the row gives (a command's own print; for a command with
+none, the saved commands that extend it with more arguments): commit the file with the row it backs. A run that fails saves nothing.
 """
 import shlex, subprocess, sys
 from pathlib import Path
