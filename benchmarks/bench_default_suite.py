@@ -27,10 +27,10 @@ import time
 import numpy as np
 from sklearn.model_selection import train_test_split
 
+from _settings import TAOPathClassifier   # the defaults its saved prints were made with
 from bench_table1 import CONFIGS
 from tao_nb.datasets import load_keel
 from tao_nb.estimators import path_starts, validation_split
-from _settings import TAOPathClassifier   # the defaults its saved prints were made with
 from tao_nb.oblique_fit import oblique_start
 
 

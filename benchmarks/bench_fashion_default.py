@@ -1,0 +1,77 @@
+"""Issue 26 part 3: the whole default fit on Fashion-MNIST within a time budget (the issue's target: <= 60 minutes).
+
+The default estimator, `TAOPathClassifier(random_state=0, n_jobs=K)` (its defaults pinned by `_settings.py`: four
+starts, CART and oblique CART of depths 8 and 12; eight values of C from 10 down; up to 14 TAO sweeps per value;
+per-feature z-scores), on the official 60,000 training images, run through the estimator's own steps: its validation
+split (48,000 fitting / 12,000 validation images), its starts, and `path_from` for each, the four paths on K joblib
+workers as `fit` runs them (one path per worker). Each path's end is printed as it comes: wall minutes since the fit
+began, its selected C, validation error and sweeps. If all four end within `--budget-min` minutes: the start
+`best_start` keeps, its test accuracy (the official 10,000 test images) and the whole fit's wall time. Otherwise, at
+the budget, the paths that ended and those that did not, and the process stops there.
+
+    python benchmarks/bench_fashion_default.py [--budget-min 60] [--n-jobs 2]
+
+Needs Debian's `dataset-fashion-mnist`.
+"""
+import argparse
+import os
+import sys
+import threading
+import time
+
+import numpy as np
+import psutil
+from joblib import Parallel, delayed
+
+from _settings import TAOPathClassifier   # the defaults its saved prints were made with
+from tao_nb.datasets import load_fashion_mnist
+from tao_nb.estimators import best_start, path_from, path_starts, validation_split
+from tao_nb.path import PathData, check_Cs
+
+
+def indexed(k, *job):
+    "(k, the path of job k): the paths come back as they end."
+    return k, path_from(*job)
+
+
+if __name__ == '__main__':
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--budget-min', type=float, default=60)
+    ap.add_argument('--n-jobs', type=int, default=2)
+    a = ap.parse_args()
+    X, y = load_fashion_mnist()
+    X = X.astype(np.float64)
+    Xtr, ytr, Xte, yte = X[:60_000], y[:60_000], X[60_000:], y[60_000:]
+    est = TAOPathClassifier(random_state=0, n_jobs=a.n_jobs)
+    X_fit, X_val, y_fit, y_val, _, _ = validation_split(Xtr, ytr, est.validation_fraction, 0)
+    data = PathData(X_fit, y_fit, np.arange(10), X_val, y_val)
+    starts, Cs, settings = path_starts(est.inits, est.max_depths), check_Cs(est.Cs), est.path_settings()
+    jobs = [(data, init, depth, 0, est.scaling, Cs, settings) for init, depth in starts]
+    print(f"Fashion-MNIST: {len(X_fit):,} fitting / {len(X_val):,} validation / {len(Xte):,} test images; "
+          f"{len(starts)} starts {starts}, {len(Cs)} values of C, at most {est.max_iter} sweeps each, "
+          f"{a.n_jobs} workers; budget {a.budget_min:g} min; load average {os.getloadavg()[0]:.1f}", flush=True)
+    t0, paths = time.perf_counter(), {}
+    minutes = lambda: (time.perf_counter() - t0) / 60
+
+    def stop():
+        "At the budget: what ended, what did not; then the process ends (the workers with it)."
+        left = [starts[k] for k in range(len(starts)) if k not in paths]
+        print(f"budget of {a.budget_min:g} min reached: {len(paths)} of {len(starts)} paths ended; still running: "
+              f"{left}. The whole default fit takes longer than {a.budget_min:g} minutes", flush=True)
+        for child in psutil.Process().children(recursive=True): child.kill()   # the joblib workers
+        sys.stdout.flush()
+        os._exit(0)
+    timer = threading.Timer(60 * a.budget_min, stop)
+    timer.daemon = True
+    timer.start()
+    tasks = (delayed(indexed)(k, *job) for k, job in enumerate(jobs))
+    for k, path in Parallel(n_jobs=a.n_jobs, return_as='generator_unordered')(tasks):
+        paths[k] = path
+        r = path.records[path.best_index]
+        print(f"  path {starts[k]} ended at {minutes():.1f} min: C {path.best_C:.3g}, validation error "
+              f"{r['val_error']:.4f}, {sum(q['sweeps'] for q in path.records)} sweeps", flush=True)
+    timer.cancel()
+    ordered = [paths[k] for k in range(len(starts))]
+    k = best_start(ordered)
+    print(f"whole default fit: {minutes():.1f} min wall; selected start {starts[k]}, C {ordered[k].best_C:.3g}, "
+          f"test {ordered[k].score(Xte, yte):.4f}", flush=True)
