@@ -6,7 +6,8 @@ Arguments given explicitly win over the pinned ones, as they would over the pack
 """
 from tao_nb.estimators import TAOPathClassifier as _TAOPathClassifier
 
-PATH_DEFAULTS = dict(inits=('cart', 'oblique'), max_iter=14)   # four starts, up to 14 TAO sweeps per value of C
+PATH_DEFAULTS = dict(inits=('cart', 'oblique'), max_iter=14,   # four starts, up to 14 TAO sweeps per value of C,
+                     solver='liblinear')                        # the node solver (09's 'cd' is the candidate)
 
 
 def TAOPathClassifier(**params):

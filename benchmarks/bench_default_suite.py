@@ -8,7 +8,7 @@ paying: for each set, a 70/30 stratified split per seed, the configurations of `
 'oblique1': the oblique CART starts with one sweep per C, 'sweep1': the four starts with one sweep per C), each
 fitted in this process. A row per (set, seed, configuration): test error in %, the selected start, CPU seconds; then
 per set the mean test error of each configuration, its mean CPU time against the default's, and how often the
-default selected a CART start.
+default selected a CART start. Configuration 'cd' (`bench_table1.py`): the default with `solver='cd'`.
 
     python benchmarks/bench_default_suite.py [--sets segment,twonorm,satimage,texture,spambase,optdigits]
                                              [--seeds 0,1] [--configs default,oblique1,sweep1] [--start-errors]

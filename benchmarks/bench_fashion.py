@@ -25,11 +25,12 @@ several depths (`--depth 8,12`: one start per depth, the estimator keeping the s
 starts' paths run one per worker; each value of C prints its wall seconds (as it always does: the path's records) and
 the fit its wall seconds and the selected path's mean per value of C. The fit's peak memory is printed in any case:
 the proportional set size of this process and its workers, sampled every second (`_timing.PeakMemory`), against the
-fitting matrix's bytes.
+fitting matrix's bytes. `--solver cd`: the path's node solver `solver='cd'` (09: liblinear's coordinate descent,
+compiled, on one float32 copy of a node's rows) instead of liblinear.
 
     python benchmarks/bench_fashion.py [--depth 8] [--init cart] [--Cs 1,0.3,0.1] [--max-iter 4] [--svm-Cs 0.1] [--n 60000]
                                           [--min-samples-leaf K] [--flip] [--refit] [--no-baselines]
-                                          [--features pixels|hog|hog+pixels] [--n-jobs K]
+                                          [--features pixels|hog|hog+pixels] [--n-jobs K] [--solver cd]
 """
 import argparse
 import dataclasses
@@ -71,6 +72,7 @@ if __name__ == '__main__':
                     help="every model on the images' gradient histograms (GradientHistograms()), or on both")
     ap.add_argument('--n', type=int, default=60_000, help='training images used (a smoke test: fewer)')
     ap.add_argument('--n-jobs', type=int, default=None, help="joblib workers for the nodes of a level")
+    ap.add_argument('--solver', default='liblinear', help="the node solver: 'liblinear' or 'cd'")
     a = ap.parse_args()
     depths = [int(d) for d in a.depth.split(',')]
     if len(depths) > 1 and (a.flip or a.refit): ap.error('--flip and --refit take one depth')
@@ -92,7 +94,7 @@ if __name__ == '__main__':
     if a.min_samples_leaf and a.init != 'cart': ap.error('--min-samples-leaf needs --init cart')
     init = DecisionTreeClassifier(min_samples_leaf=a.min_samples_leaf) if a.min_samples_leaf else a.init
     tao = TAOPathClassifier(Cs=Cs, max_depths=a.depth, inits=init, max_iter=a.max_iter, scaling='pooled',
-                            random_state=0, n_jobs=a.n_jobs)
+                            random_state=0, n_jobs=a.n_jobs, solver=a.solver)
     def path_on(X, y, X_val, y_val, Cs):
         "The estimator's path from its start (seed 0, pooled scale), on given fitting and validation images."
         settings = tao.path_settings()

@@ -9,7 +9,10 @@ began, its selected C, validation error and sweeps. If all four end within `--bu
 `best_start` keeps, its test accuracy (the official 10,000 test images) and the whole fit's wall time. Otherwise, at
 the budget, the paths that ended and those that did not, and the process stops there.
 
-    python benchmarks/bench_fashion_default.py [--budget-min 60] [--n-jobs 2]
+`--solver cd`: the same with `solver='cd'` (09: liblinear's coordinate descent, compiled, on one float32 copy of a
+node's rows), the one parameter changed.
+
+    python benchmarks/bench_fashion_default.py [--budget-min 60] [--n-jobs 2] [--solver cd]
 
 Needs Debian's `dataset-fashion-mnist`.
 """
@@ -38,18 +41,20 @@ if __name__ == '__main__':
     ap = argparse.ArgumentParser()
     ap.add_argument('--budget-min', type=float, default=60)
     ap.add_argument('--n-jobs', type=int, default=2)
+    ap.add_argument('--solver', default='liblinear', help="the node solver: 'liblinear' or 'cd'")
     a = ap.parse_args()
     X, y = load_fashion_mnist()
     X = X.astype(np.float64)
     Xtr, ytr, Xte, yte = X[:60_000], y[:60_000], X[60_000:], y[60_000:]
-    est = TAOPathClassifier(random_state=0, n_jobs=a.n_jobs)
+    est = TAOPathClassifier(random_state=0, n_jobs=a.n_jobs, solver=a.solver)
     X_fit, X_val, y_fit, y_val, _, _ = validation_split(Xtr, ytr, est.validation_fraction, 0)
     data = PathData(X_fit, y_fit, np.arange(10), X_val, y_val)
     starts, Cs, settings = path_starts(est.inits, est.max_depths), check_Cs(est.Cs), est.path_settings()
     jobs = [(data, init, depth, 0, est.scaling, Cs, settings) for init, depth in starts]
     print(f"Fashion-MNIST: {len(X_fit):,} fitting / {len(X_val):,} validation / {len(Xte):,} test images; "
           f"{len(starts)} starts {starts}, {len(Cs)} values of C, at most {est.max_iter} sweeps each, "
-          f"{a.n_jobs} workers; budget {a.budget_min:g} min; load average {os.getloadavg()[0]:.1f}", flush=True)
+          f"{a.n_jobs} workers{'' if a.solver == 'liblinear' else f', solver {a.solver!r}'}; budget {a.budget_min:g} min; "
+          f"load average {os.getloadavg()[0]:.1f}", flush=True)
     t0, paths = time.perf_counter(), {}
     minutes = lambda: (time.perf_counter() - t0) / 60
 

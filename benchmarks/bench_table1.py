@@ -23,7 +23,8 @@ and 24; 'deep20sweeps' 'deep20' with 'sweeps'; 'restarts' four templates (`01_ba
 `DecisionTreeClassifier(min_samples_leaf=3, random_state=r)`, r = 0-3 (CART's seed breaks ties between features), at
 depth 20, the start of lowest validation error kept; 'restarts_leaves' the same with min_samples_leaf 2, 3 and 5
 (twelve templates). Issue 28's candidates for a cheaper default: 'oblique1' = the default's two oblique CART starts
-only, one TAO sweep per value of C (`inits=('oblique',), max_iter=1`); 'sweep1' = the four starts, one sweep per C.
+only, one TAO sweep per value of C (`inits=('oblique',), max_iter=1`); 'sweep1' = the four starts, one sweep per C;
+'cd' = the default with the compiled node solver (`solver='cd'`, 09), the one parameter changed.
 """
 import argparse
 import time
@@ -41,6 +42,7 @@ CONFIGS = {
     'deep': dict(max_depths=(12, 16), inits=('cart',), Cs=np.logspace(1, -1, 7), random_state=0),
     'oblique1': dict(inits=('oblique',), max_iter=1, random_state=0),   # issue 28's candidate default
     'sweep1': dict(max_iter=1, random_state=0),                         # one sweep per C, all four starts
+    'cd': dict(solver='cd', random_state=0),                            # the compiled node solver (09)
 }
 DEEP = CONFIGS['deep']
 LEVERS = {   # issue 26's letter hypotheses, each one change to 'deep' (see the docstring)

@@ -25,7 +25,7 @@ from .base import (INITS, Interval, Options, check_params, validate_classificati
                          TreeClassifierMixin)
 from .reduced import ZERO_ONE, SQUARED, check_squared_targets
 from .solvers.axis import best_axis_split
-from .solvers.oblique import ObliqueSolver, SURROGATES
+from .solvers.oblique import ObliqueSolver, SURROGATES, SOLVERS
 from .tao import TAOSettings, tao
 from .pruning import prune_tree
 from .oblique_fit import SCALINGS, oblique_start, oblique_tao
@@ -42,7 +42,7 @@ SPLIT_TYPES = {'axis': lambda est: best_axis_split, 'oblique': _oblique_solver}
 _INIT = [Options(tuple(INITS)), Tree, BaseEstimator]   # a name in `INITS`, a `Tree`, a tree estimator
 _COMMON = {'max_iter': [Interval(numbers.Integral, 0)], 'tol': [Interval(numbers.Real, 0)],
            'node_tol': [Interval(numbers.Real, 0, closed='neither')],
-           'solver': [Options(('liblinear', 'cvxpy'))], 'surrogate': [Options(tuple(SURROGATES))],
+           'solver': [Options(SOLVERS)], 'surrogate': [Options(tuple(SURROGATES))],
            'n_jobs': [None, Interval(numbers.Integral)], 'scaling': [Options(SCALINGS)],
            'random_state': [None, Interval(numbers.Integral, 0), np.random.RandomState]}
 _CLASS_WEIGHT = [None, dict, Options(('balanced',))]
@@ -65,7 +65,7 @@ class _BaseTAO(TreePredictorMixin, BaseEstimator):
                  init='cart',       # 'cart', 'random', 'oblique', a template (01), a fitted tree, a `Tree`
                  split_type='axis', # 'axis' (exact axis-aligned splits) or 'oblique' (sparse oblique splits)
                  C=1.0,             # oblique: lambda = 1/C in E = loss + lambda sum_i ||w_i||_1 (on z)
-                 solver='liblinear',# oblique: 'liblinear' (fast) or 'cvxpy' (surrogate to a certified gap)
+                 solver='liblinear',# oblique: a name in SOLVERS ('cd': faster, 'cvxpy': a certified gap)
                  surrogate='svm',   # oblique: a name in `SURROGATES` ('svm': L1 squared-hinge SVM; 09)
                  node_tol=1e-4,     # oblique: liblinear's tolerance at each node (ignored by cvxpy)
                  max_iter=14,       # maximum number of TAO sweeps (the paper: 14)
@@ -246,7 +246,7 @@ class TAOPathClassifier(TreeClassifierMixin, BaseEstimator):
                  Cs=None,                 # values of C, decreasing (default: 8 from 10 to 10**-1.5)
                  max_depths=(8, 12),      # depths of the initial trees (a path per init and depth)
                  inits=('cart', 'oblique'),# inits as TAOClassifier's `init` (a path per init and depth)
-                 solver='liblinear',      # node solver: 'liblinear' or 'cvxpy'
+                 solver='liblinear',      # node solver: a name in SOLVERS
                  surrogate='svm',         # node surrogate: a name in `SURROGATES` (09)
                  validation_fraction=0.2, # stratified share of the training data used to choose C
                  se=0.5,                  # near-tie width (standard errors) for preferring the sparser tree

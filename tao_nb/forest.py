@@ -146,7 +146,7 @@ class _BaseForest(BaseEstimator):
                  max_features=None,    # init='cart': features each split of the start chooses among, as RF's
                  split_type='oblique', # 'oblique' (sparse oblique splits) or 'axis' (axis-aligned)
                  C=None,               # oblique: lambda = 1/C; None or a sequence: chosen on OOB error (`OOB_CS`)
-                 solver='liblinear',   # oblique node solver: 'liblinear' or 'cvxpy'
+                 solver='liblinear',   # oblique node solver: a name in SOLVERS
                  surrogate='svm',      # oblique node surrogate: a name in `SURROGATES` (09)
                  node_tol=1e-2,        # oblique: liblinear's tolerance at each node
                  max_iter=14,          # maximum number of TAO sweeps per tree

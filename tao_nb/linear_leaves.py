@@ -25,7 +25,7 @@ from .separability import levels_bottom_up
 from .solvers.axis import best_axis_split
 from .tao import TAOSettings, TAORun, worker_pool, tao_level, refit_values
 from .oblique_fit import Start, oblique_start
-from .solvers.oblique import ObliqueSolver, SURROGATES
+from .solvers.oblique import ObliqueSolver, SURROGATES, SOLVERS
 
 # %% ../nbs/10b_linear_leaves.ipynb #cLeafMod
 class LeafModels:
@@ -213,7 +213,7 @@ class LinearLeafTAOClassifier(TreeClassifierMixin, BaseEstimator):
         'max_depth': [Interval(numbers.Integral, 1)], 'init': [Options(tuple(INITS)), Tree, BaseEstimator],
         'split_type': [Options(('oblique', 'axis'))], 'C': [Interval(numbers.Real, 0, closed='neither')],
         'leaf_C': [Interval(numbers.Real, 0, closed='neither')], 'leaf_penalty': [Options(('l1', 'l2'))],
-        'solver': [Options(('liblinear', 'cvxpy'))], 'surrogate': [Options(tuple(SURROGATES))],
+        'solver': [Options(SOLVERS)], 'surrogate': [Options(tuple(SURROGATES))],
         'node_tol': [Interval(numbers.Real, 0, closed='neither')], 'max_iter': [Interval(numbers.Integral, 0)],
         'tol': [Interval(numbers.Real, 0)], 'n_jobs': [None, Interval(numbers.Integral)],
         'random_state': [None, Interval(numbers.Integral, 0), np.random.RandomState],

@@ -24,6 +24,7 @@ def _expected_failures(est):
 @parametrize_with_checks([TAOClassifier(max_depth=3, random_state=0),
                           TAOClassifier(max_depth=3, init='random', random_state=0),
                           TAOClassifier(max_depth=3, split_type='oblique', C=1.0, random_state=0),
+                          TAOClassifier(max_depth=3, split_type='oblique', C=1.0, solver='cd', random_state=0),
                           TAOPathClassifier(Cs=[1.0, 0.1], max_depths=3, random_state=0),
                           TAOPathClassifier(Cs=[1.0, 0.1], max_depths=3, inits='cart', cv=2, random_state=0),
                           TAOPathClassifier(Cs=[1.0], max_depths=3, inits=[DecisionTreeClassifier(min_samples_leaf=3)],
