@@ -219,14 +219,14 @@ def _certified(solve, name, X, label, weight, settings):
     return SurrogateFit(w, -c, surrogate_objective(*args), dual_bound(*args), name)
 
 # %% ../../nbs/09_oblique_solver.ipynb #cd-kernel
-def _cd_pass(Xs, Ct, w, b, q, index, active, cut):  # Xs[j, n] = y~_n x_nj (float32); b[n] = r_n
-    "A CD pass over w[index[:active]], shrinking w_j = 0 with |g| < 1 - cut: (active, max and sum of violations)."
+def _cd_pass(Xs, Ct, w, r, q, index, active, cut):  # Xs[j, n] = y~_n x_nj (float32); r: the r_n
+    "A CD pass over w[index[:active]], shrinking w_j = 0 if |g| < 1 - cut: (active, max, sum of violations)."
     p, vmax, vsum = 0, 0.0, 0.0
     while p < active:
         j, g, h = index[p], 0.0, 0.0
-        for i in range(len(b)):                        # g = dL/dw_j and h (no branch: SIMD lanes)
+        for i in range(len(r)):                        # g = dL/dw_j and h (no branch: SIMD lanes)
             t = Ct[i] * Xs[j, i]
-            g, h = g - t * max(b[i], 0.0), h + (t * Xs[j, i] if b[i] > 0.0 else 0.0)
+            g, h = g - t * max(r[i], 0.0), h + (t * Xs[j, i] if r[i] > 0.0 else 0.0)
         g, h, wj = 2.0 * g, max(2.0 * h, 1e-12), w[j]
         if wj == 0.0 and g + 1.0 > cut and g - 1.0 < -cut:
             active -= 1
@@ -234,20 +234,20 @@ def _cd_pass(Xs, Ct, w, b, q, index, active, cut):  # Xs[j, n] = y~_n x_nj (floa
             continue
         v = max(-g - 1.0, g - 1.0, 0.0) if wj == 0.0 else abs(g + np.sign(wj))   # the KKT violation
         vmax, vsum, p = max(vmax, v), vsum + v, p + 1
-        d = -(g + 1.0) / h if g + 1.0 < h * wj else (-(g - 1.0) / h if g - 1.0 > h * wj else -wj)
-        delta, d_old, loss_old = abs(wj + d) - abs(wj) + g * d, 0.0, 0.0
-        for ls in range(21 if abs(d) >= 1e-12 else 0):     # sufficient decrease, halving d
-            dd, cond = d_old - d, abs(wj + d) - abs(wj) - 0.01 * delta
-            sure, loss_new = ls == 20 or q[j] * d * d + g * d + cond <= 0.0, 0.0   # (the bound suffices)
-            for i in range(len(b)):
-                bo, b[i] = b[i], b[i] + dd * Xs[j, i]
+        step = -(g + 1.0) / h if g + 1.0 < h * wj else (-(g - 1.0) / h if g - 1.0 > h * wj else -wj)
+        rho, step_old, loss_old = abs(wj + step) - abs(wj) + g * step, 0.0, 0.0
+        for ls in range(21 if abs(step) >= 1e-12 else 0):     # sufficient decrease, halving step
+            dd, cond = step_old - step, abs(wj + step) - abs(wj) - 0.01 * rho
+            sure, loss_new = ls == 20 or q[j] * step * step + g * step + cond <= 0.0, 0.0   # the bound suffices
+            for i in range(len(r)):
+                ro, r[i] = r[i], r[i] + dd * Xs[j, i]
                 if not sure:
-                    loss_old += Ct[i] * bo * bo if ls == 0 and bo > 0.0 else 0.0
-                    loss_new += Ct[i] * b[i] * b[i] if b[i] > 0.0 else 0.0
+                    loss_old += Ct[i] * ro * ro if ls == 0 and ro > 0.0 else 0.0
+                    loss_new += Ct[i] * r[i] * r[i] if r[i] > 0.0 else 0.0
             if sure or cond + loss_new - loss_old <= 0.0:
-                w[j] += d
+                w[j] += step
                 break
-            d_old, d, delta = d, 0.5 * d, 0.5 * delta
+            step_old, step, rho = step, 0.5 * step, 0.5 * rho
     return active, vmax, vsum
 
 # %% ../../nbs/09_oblique_solver.ipynb #cd-fit
@@ -264,11 +264,11 @@ def cd_l1(X, label, sample_weight, settings, fit_intercept=True):   # as `liblin
     if fit_intercept: Xs[D] = s * settings.intercept_scaling
     n_pos = int((s > 0).sum())
     eps = settings.node_tol * min(n_pos, m - n_pos) / m
-    w, b, index = np.zeros(len(Xs)), np.ones(m), np.arange(len(Xs))
+    w, r, index = np.zeros(len(Xs)), np.ones(m), np.arange(len(Xs))
     rng, active, cut = np.random.default_rng(settings.random_state), len(Xs), np.inf
     for it in range(settings.node_max_iter):
         rng.shuffle(index[:active])
-        active, vmax, vsum = _cd_pass_kernel(Xs, Ct, w, b, q, index, active, cut)
+        active, vmax, vsum = _cd_pass_kernel(Xs, Ct, w, r, q, index, active, cut)
         ref = vsum if it == 0 else ref
         if vsum > eps * ref: cut = vmax / m
         elif active == len(Xs): break
