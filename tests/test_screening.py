@@ -49,7 +49,7 @@ def test_a_feature_left_out_that_must_enter_is_added():
     label = (X[:, 0] + X[:, 1] - X[:, 2] > 0).astype(np.int64)
     weight = np.ones(200)
     start = (np.eye(30)[0], 0.0)
-    st = ObliqueSolver(0.05, node_tol=1e-6, node_max_iter=100_000, screen=1e9)   # no gradient passes kappa
+    st = ObliqueSolver(0.05, node_tol=1e-6, node_max_iter=100_000, screen=1e9)   # no gradient passes tau
     fit = screened_l1(X, label, weight, st, start)
     assert fit.rounds >= 2                                         # solved again after the check
     assert fit.working[[0, 1, 2]].all() and fit.working.sum() < 15   # (at most half: not the full problem)

@@ -235,9 +235,9 @@ def _cd_pass(Xs, Ct, w, r, q, index, active, cut):  # Xs[j, n] = y~_n x_nj (floa
         v = max(-g - 1.0, g - 1.0, 0.0) if wj == 0.0 else abs(g + np.sign(wj))   # the KKT violation
         vmax, vsum, p = max(vmax, v), vsum + v, p + 1
         step = -(g + 1.0) / h if g + 1.0 < h * wj else (-(g - 1.0) / h if g - 1.0 > h * wj else -wj)
-        rho, step_old, loss_old = abs(wj + step) - abs(wj) + g * step, 0.0, 0.0
+        eta, step_old, loss_old = abs(wj + step) - abs(wj) + g * step, 0.0, 0.0
         for ls in range(21 if abs(step) >= 1e-12 else 0):     # sufficient decrease, halving step
-            dd, cond = step_old - step, abs(wj + step) - abs(wj) - 0.01 * rho
+            dd, cond = step_old - step, abs(wj + step) - abs(wj) - 0.01 * eta
             sure, loss_new = ls == 20 or q[j] * step * step + g * step + cond <= 0.0, 0.0   # the bound suffices
             for i in range(len(r)):
                 ro, r[i] = r[i], r[i] + dd * Xs[j, i]
@@ -247,7 +247,7 @@ def _cd_pass(Xs, Ct, w, r, q, index, active, cut):  # Xs[j, n] = y~_n x_nj (floa
             if sure or cond + loss_new - loss_old <= 0.0:
                 w[j] += step
                 break
-            step_old, step, rho = step, 0.5 * step, 0.5 * rho
+            step_old, step, eta = step, 0.5 * step, 0.5 * eta
     return active, vmax, vsum
 
 # %% ../../nbs/09_oblique_solver.ipynb #cd-fit
@@ -299,7 +299,7 @@ class ScreenedFit(NamedTuple):
 
 # %% ../../nbs/09_oblique_solver.ipynb #4a6ca11d
 def screened_l1(X, label, weight,  # a node problem: (m, D) inputs; (m,) pseudo-labels (1 = right); weights
-                settings,          # an `ObliqueSolver`: its `screen` is the threshold kappa, C, node_tol, ...
+                settings,          # an `ObliqueSolver`: its `screen` is the threshold tau, C, node_tol, ...
                 start=None):       # (w0, c0) where the working set is chosen (None: w = 0, c = 0)
     "`l1_solve` on a working set of features, grown until the left-out ones pass liblinear's stop test."
     m, D = X.shape
