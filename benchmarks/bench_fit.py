@@ -11,6 +11,7 @@ test accuracy.
     python benchmarks/bench_fit.py --replay-seeds 1,2 --replay-set mnist5k  # the stopping rule on other splits
     python benchmarks/bench_fit.py --oblique-seeds 0,1,2 --sets digits,mnist5k  # the oblique CART starts alone
     python benchmarks/bench_fit.py --variants "inits='oblique' max_iter=2; max_iter=1" --seeds 0,1,2  # other defaults
+    python benchmarks/bench_fit.py --solver-seeds 0,1,2 --sets digits --seeds 0,1,2,3,4  # the node solver's order
 
 Baseline: the configuration before issue 28 part 2, its parameters written out (four starts, 8 values of C
 from 10 to 10**-1.5, node_tol 1e-2, at most 14 sweeps per C, tol 5e-3), with every node fit through
@@ -31,6 +32,10 @@ and whether the two select the same tree (the same test predictions).
 set, the default fit and one fit per ';'-separated setting of parameters
 ('k=v k=v', values as Python literals without spaces, e.g. `Cs=(10,1,0.1,0.03162)`), timed one after the other;
 then per set each setting's mean CPU ratio (default / setting) and mean test accuracy minus the default's.
+`--solver-seeds 0,1,2` (with `--seeds`): the default fit with each node solver, liblinear and 'cd' (09), and with each
+seed of the node solver's own coordinate order (`ObliqueSolver.random_state`, 0 in every fit otherwise); per split,
+the test accuracies; then per solver the mean over splits for each solver seed: how far the node solver's order alone
+moves the selected tree, beside how far the change of solver moves it.
 A small fit first compiles the numba kernels, so that neither timed fit pays for that.
 """
 import os
@@ -265,6 +270,28 @@ def variants(names, seeds, texts, baseline=False):
                   flush=True)
 
 
+def solver_seeds(names, seeds, orders):
+    "The default fit's test accuracy with liblinear and with 'cd', for each seed of the node solver's order."
+    for name in names:
+        X, y = load(name)
+        acc = {(solver, k): [] for solver in ('liblinear', 'cd') for k in orders}
+        for seed in seeds:
+            Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.3, random_state=seed, stratify=y)
+            for solver in ('liblinear', 'cd'):
+                for k in orders:
+                    estimators.ObliqueSolver = functools.partial(ObliqueSolver, random_state=k)   # path_settings'
+                    try: est = TAOPathClassifier(random_state=0, solver=solver).fit(Xtr, ytr)
+                    finally: estimators.ObliqueSolver = ObliqueSolver
+                    acc[solver, k].append(est.score(Xte, yte))
+                print(f"{name}, split seed {seed}, {solver:9}: test accuracy by solver seed {orders}: "
+                      + ' '.join(f"{acc[solver, k][-1]:.4f}" for k in orders), flush=True)
+        print(f"\n{name}, means over split seeds {seeds}:")
+        for solver in ('liblinear', 'cd'):
+            means = [np.mean(acc[solver, k]) for k in orders]
+            print(f"  {solver:9}: by solver seed {orders}: " + ' '.join(f"{m:.4f}" for m in means)
+                  + f"; their mean {np.mean(means):.4f}, spread (max - min) {max(means) - min(means):.4f}", flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--sets', default='digits,mnist5k')
@@ -277,12 +304,17 @@ def main():
     ap.add_argument('--variants', default=None, help="';'-separated settings 'k=v k=v' against the default")
     ap.add_argument('--seeds', default='0', help='split seeds of --variants')
     ap.add_argument('--baseline', action='store_true', help='--variants: also time the baseline (code before)')
+    ap.add_argument('--solver-seeds', default=None, help="seeds of the node solvers' order: liblinear against 'cd'")
     args = ap.parse_args()
     print(f"bench_fit: TAOPathClassifier fit CPU time, BLAS threads = 1, one process; "
           f"load average at start {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores", flush=True)
     Xw, yw = load_digits(return_X_y=True)
-    TAOPathClassifier(Cs=[1.0], max_depths=3, random_state=0).fit(Xw[:300], yw[:300])   # compiles the kernels
+    for solver in ('liblinear', 'cd'):                                                    # compiles the kernels
+        TAOPathClassifier(Cs=[1.0], max_depths=3, random_state=0, solver=solver).fit(Xw[:300], yw[:300])
     if args.profile: profile(args.profile)
+    elif args.solver_seeds:
+        solver_seeds(args.sets.split(','), [int(k) for k in args.seeds.split(',')],
+                     [int(k) for k in args.solver_seeds.split(',')])
     elif args.oblique_seeds: oblique_starts(args.sets.split(','), [int(k) for k in args.oblique_seeds.split(',')])
     elif args.variants:
         variants(args.sets.split(','), [int(k) for k in args.seeds.split(',')],
