@@ -187,11 +187,13 @@ def note_compilation():
           file=sys.stderr, flush=True)
 
 def compiled_at_first_use(fn,         # a kernel's Python function
+                          calls=(),   # plain functions of fn's module that fn calls: compiled first, in place
                           **options): # `compiled`'s options
     "`fn` compiled at its first call in the process, not at import (`import tao_nb` then loads no numba)."
     kernel = []
     def run(*args):
         if not kernel:
+            for f in calls: fn.__globals__[f.__name__] = compiled(**options)(f)   # numba reads globals then
             kernel.append(compiled(**options)(fn))
             note_compilation()
         return kernel[0](*args)

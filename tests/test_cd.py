@@ -106,3 +106,28 @@ def test_estimators_take_solver_cd():
     for name, make in models.items():
         acc = {s: make(s).fit(Xa, ya).score(Xb, yb) for s in ('liblinear', 'cd')}
         assert acc['cd'] >= acc['liblinear'] - 0.03, (name, acc)
+
+
+def test_compiled_passes_draw_numpys_orders():
+    """The pass loop runs compiled (`_cd_passes`): numba's generator must shuffle as numpy's does, so that its
+    iterates are those of the same loop in Python over the compiled pass (a weaker generator would change the trees)."""
+    from tao_nb.solvers import oblique
+    X, lab, wt = Z_DIG[:400], (Y_DIG[:400] < 5).astype(int), np.linspace(0.5, 2, 400)
+    for seed, C in ((0, 0.05), (1, 1.0), (2, 20.0)):
+        st = ObliqueSolver(C, solver='cd', random_state=seed)
+        w, c = cd_l1(X, lab, wt, st)                      # compiles the kernels: `_cd_pass` is compiled since
+        s = np.where(lab == 1, 1.0, -1.0)
+        Xs = np.ascontiguousarray(np.vstack([(X * s[:, None]).T, s * st.intercept_scaling]), np.float32)  # rows: C order
+        q = np.append(np.einsum('nj,nj,n->j', X, X, C * wt), st.intercept_scaling ** 2 * (C * wt).sum())
+        v, r, index = np.zeros(len(Xs)), np.ones(len(X)), np.arange(len(Xs))
+        rng, active, cut = np.random.default_rng(seed), len(Xs), np.inf
+        eps = st.node_tol * min(lab.sum(), len(lab) - lab.sum()) / len(lab)
+        for it in range(st.node_max_iter):                # the loop in Python, numpy's generator
+            rng.shuffle(index[:active])
+            active, vmax, vsum = oblique._cd_pass(Xs, C * wt, v, r, q, index, active, cut)
+            ref = vsum if it == 0 else ref
+            if vsum > eps * ref: cut = vmax / len(X)
+            elif active == len(Xs): break
+            else: active, cut = len(Xs), np.inf
+        np.testing.assert_array_equal(w, v[:-1])
+        assert c == v[-1] * st.intercept_scaling

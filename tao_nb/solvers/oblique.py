@@ -238,7 +238,7 @@ def _cd_pass(Xs, Ct, w, r, q, index, active, cut):  # Xs[j, n] = y~_n x_nj (floa
         eta, step_old, loss_old = abs(wj + step) - abs(wj) + g * step, 0.0, 0.0
         for ls in range(21 if abs(step) >= 1e-12 else 0):     # sufficient decrease, halving step
             dd, cond = step_old - step, abs(wj + step) - abs(wj) - 0.01 * eta
-            sure, loss_new = ls == 20 or q[j] * step * step + g * step + cond <= 0.0, 0.0   # the bound suffices
+            sure, loss_new = ls == 20 or q[j] * step * step + g * step + cond <= 0.0, 0.0   # bound suffices
             for i in range(len(r)):
                 ro, r[i] = r[i], r[i] + dd * Xs[j, i]
                 if not sure:
@@ -251,10 +251,21 @@ def _cd_pass(Xs, Ct, w, r, q, index, active, cut):  # Xs[j, n] = y~_n x_nj (floa
     return active, vmax, vsum
 
 # %% ../../nbs/09_oblique_solver.ipynb #cd-fit
-_cd_pass_kernel = compiled_at_first_use(_cd_pass, fastmath={'reassoc', 'contract'})
+def _cd_passes(rows, w, r, index, rng, eps, max_iter):   # rows: (Xs, Ct, q); rng: numpy's generator
+    "`_cd_pass` in a random order, shrinking as liblinear does, until its test or `max_iter` passes."
+    (Xs, Ct, q), active, cut, ref = rows, len(index), np.inf, 0.0
+    for it in range(max_iter):
+        rng.shuffle(index[:active])
+        active, vmax, vsum = _cd_pass(Xs, Ct, w, r, q, index, active, cut)
+        ref = vsum if it == 0 else ref
+        if vsum > eps * ref: cut = vmax / len(r)
+        elif active == len(index): break
+        else: active, cut = len(index), np.inf
+
+_cd_kernel = compiled_at_first_use(_cd_passes, calls=(_cd_pass,), fastmath={'reassoc', 'contract'})
 
 def cd_l1(X, label, sample_weight, settings, fit_intercept=True):   # as `liblinear_l1` (surrogate 'svm' only)
-    "(w, c) minimizing P with the squared hinge by liblinear's coordinate descent, compiled (`_cd_pass`)."
+    "(w, c) minimizing P with the squared hinge by liblinear's coordinate descent, compiled (`_cd_passes`)."
     m, D = X.shape
     Ct = settings.C * (np.ones(m) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64))
     s = _signs(label)
@@ -265,14 +276,8 @@ def cd_l1(X, label, sample_weight, settings, fit_intercept=True):   # as `liblin
     n_pos = int((s > 0).sum())
     eps = settings.node_tol * min(n_pos, m - n_pos) / m
     w, r, index = np.zeros(len(Xs)), np.ones(m), np.arange(len(Xs))
-    rng, active, cut = np.random.default_rng(settings.random_state), len(Xs), np.inf
-    for it in range(settings.node_max_iter):
-        rng.shuffle(index[:active])
-        active, vmax, vsum = _cd_pass_kernel(Xs, Ct, w, r, q, index, active, cut)
-        ref = vsum if it == 0 else ref
-        if vsum > eps * ref: cut = vmax / m
-        elif active == len(Xs): break
-        else: active, cut = len(Xs), np.inf
+    rng = np.random.default_rng(settings.random_state)    # numba's draws from it are numpy's (below)
+    _cd_kernel((Xs, Ct, q), w, r, index, rng, eps, settings.node_max_iter)
     return (w[:D], float(w[D]) * settings.intercept_scaling) if fit_intercept else (w, 0.0)
 
 # %% ../../nbs/09_oblique_solver.ipynb #cd-dispatch
