@@ -4,6 +4,7 @@
 
 # %% ../nbs/16_haar.ipynb #24fb1155
 from __future__ import annotations
+import functools
 import math
 import numpy as np
 import scipy.sparse as sp
@@ -17,9 +18,9 @@ from .datasets import deskew_images, infer_image_shape
 from .sdt import SDTClassifier, FeatureSource, exhaustive_split, split_criterion
 
 # %% auto #0
-__all__ = ['HAAR_FAMILIES', 'VIOLA_JONES_FAMILIES', 'MAX_HAAR_BYTES', 'FIT_BYTES_PER_FEATURE', 'HAAR_CHUNK_BYTES',
-           'HAAR_BLOCK_FEATURES', 'integral_images', 'corner_coefficients', 'input_shape', 'flatten_images',
-           'HaarFeatures', 'HaarSource', 'haar_tree_apply', 'HaarTreeClassifier']
+__all__ = ['HAAR_FAMILIES', 'VIOLA_JONES_FAMILIES', 'TILTED_FAMILIES', 'MAX_HAAR_BYTES', 'FIT_BYTES_PER_FEATURE',
+           'HAAR_CHUNK_BYTES', 'HAAR_BLOCK_FEATURES', 'integral_images', 'corner_coefficients', 'tilted_images',
+           'input_shape', 'flatten_images', 'HaarFeatures', 'HaarSource', 'haar_tree_apply', 'HaarTreeClassifier']
 
 # %% ../nbs/16_haar.ipynb #a6a27194
 def integral_images(images, # (N, H, W) images
@@ -46,12 +47,40 @@ HAAR_FAMILIES = {
     'box':      np.array([[1]]),    # not Viola-Jones: one rectangle's sum (1x1 cells: the pixels); opt-in
     'center_surround': np.array([[1, 1, 1], [1, -1, 1], [1, 1, 1]]),  # not Viola-Jones: ring - centre
 }
-VIOLA_JONES_FAMILIES = ('edge_h', 'edge_v', 'line_h', 'line_v', 'diagonal')   # the paper's: `HaarFeatures`' default
+VIOLA_JONES_FAMILIES = ('edge_h', 'edge_v', 'line_h', 'line_v', 'diagonal')   # the paper's; the default
 
 def corner_coefficients(signs): # (rows, cols) sign of each cell
     "(rows+1, cols+1) integral-image coefficients at the corners of the cell grid."
     s = np.pad(np.asarray(signs), 1)
     return s[:-1, :-1] - s[:-1, 1:] - s[1:, :-1] + s[1:, 1:]
+
+# %% ../nbs/16_haar.ipynb #8d7b2847
+# opt-in: Lienhart and Maydt's tilted edge and line filters, on the lattice below
+TILTED_FAMILIES = {'tilted_' + f: HAAR_FAMILIES[f] for f in ('edge_h', 'edge_v', 'line_h', 'line_v')}
+_SIGNS = {**HAAR_FAMILIES, **TILTED_FAMILIES}   # every family `families=` accepts
+
+def tilted_images(images):  # (N, H, W) images
+    "(N, L, L) lattices, L = H + W - 1: pixel (r, c) at (r + c, r - c + W - 1), 0 elsewhere."
+    images = np.asarray(images)
+    N, H, W = images.shape
+    r, c = np.indices((H, W))
+    out = np.zeros((N, H + W - 1, H + W - 1), images.dtype)
+    out[:, r + c, r - c + W - 1] = images
+    return out
+
+@functools.lru_cache(maxsize=8)
+def _lattice_counts(H, W):
+    "Integral image of the lattice of an all-ones H x W image: pixels in any lattice rectangle, in 4 lookups."
+    return integral_images(tilted_images(np.ones((1, H, W))))[0]
+
+def _tilted_anchors(signs, ch, cw, H, W, stride):  # sign grid; cell size (a, b); image shape; stride
+    "(u, v) lattice corners of the tilted filters of 2ch x 2cw lattice cells that lie wholly on the image."
+    L, M = H + W - 1, _lattice_counts(H, W)
+    h, w = signs.shape[0] * 2 * ch, signs.shape[1] * 2 * cw
+    u, v = (a.ravel() for a in np.meshgrid(np.arange(0, L - h + 1, stride), np.arange(0, L - w + 1, stride),
+                                           indexing='ij'))
+    inside = M[u + h, v + w] - M[u, v + w] - M[u + h, v] + M[u, v] == h * w // 2
+    return u[inside], v[inside]
 
 # %% ../nbs/16_haar.ipynb #02f864bd
 def input_shape(X):  # an array-like
@@ -151,33 +180,46 @@ def _upright(self:HaarFeatures, imgs):
 @patch
 def _check_members(self:HaarFeatures):
     "What `parameter_constraints` cannot state: every family known, every cell size an int >= 1."
-    unknown = set(self.families) - set(HAAR_FAMILIES)
+    unknown = set(self.families) - set(_SIGNS)
     if unknown:
-        raise ValueError(f"unknown Haar families {sorted(unknown)}; choose from {list(HAAR_FAMILIES)}")
+        raise ValueError(f"unknown Haar families {sorted(unknown)}; choose from {list(_SIGNS)}")
     sizes = self.cell_sizes
     if sizes is not None and not (np.ndim(sizes) == 1 and len(sizes) and all(_is_int(s, 1) for s in sizes)):
         raise ValueError(f"cell_sizes must be None or a non-empty list of ints >= 1, got {sizes!r}")
 
+@patch
+def _tilted(self:HaarFeatures): return any(f in TILTED_FAMILIES for f in self.families)
+
+@patch
+def _integral_size(self:HaarFeatures):
+    "Entries of an image's flattened integral images: (H+1)(W+1), and (H+W)^2 more for tilted families."
+    H, W = self.image_shape_
+    return (H + 1) * (W + 1) + (H + W) ** 2 * self._tilted()
+
 # %% ../nbs/16_haar.ipynb #78158342
+def _anchors(fam, ch, cw, H, W, stride):
+    "(rows, cols) of the corners where `fam`'s filter of ch x cw cells fits (tilted: on the lattice)."
+    signs = _SIGNS[fam]
+    if fam in TILTED_FAMILIES: return _tilted_anchors(signs, ch, cw, H, W, stride)
+    h, w = signs.shape[0] * ch, signs.shape[1] * cw
+    r, c = np.meshgrid(np.arange(0, H - h + 1, stride), np.arange(0, W - w + 1, stride), indexing='ij')
+    return r.ravel(), c.ravel()
+
 def _place_filters(families, sizes, H, W, stride):
     "(rows (family, row, col, cell_h, cell_w), flat corner indices, coefficients): a block per family, size."
     rows, idx, coef = [], [], []
     for fam_id, fam in enumerate(families):
-        signs = HAAR_FAMILIES[fam]
-        a = corner_coefficients(signs)
-        ci, cj = np.nonzero(a)
-        cv = a[ci, cj]
+        a, tilted = corner_coefficients(_SIGNS[fam]), fam in TILTED_FAMILIES
+        (ci, cj), k = np.nonzero(a), 2 if tilted else 1         # tilted: lattice cells of 2ch x 2cw
+        step, base = (H + W, (H + 1) * (W + 1)) if tilted else (W + 1, 0)   # its integral image's row, start
         for ch in sizes:
             for cw in sizes:
-                h, w = signs.shape[0] * ch, signs.shape[1] * cw
-                if h > H or w > W: continue
-                grid = np.arange(0, H - h + 1, stride), np.arange(0, W - w + 1, stride)
-                r, c = np.meshgrid(*grid, indexing='ij')
-                r, c = r.ravel(), c.ravel()
+                r, c = _anchors(fam, ch, cw, H, W, stride)
+                if not len(r): continue
                 family, heights, widths = np.full_like(r, fam_id), np.full_like(r, ch), np.full_like(r, cw)
                 rows.append(np.stack([family, r, c, heights, widths], 1))
-                idx.append((r[:, None] + ci * ch) * (W + 1) + c[:, None] + cj * cw)
-                coef.append(np.broadcast_to(cv, idx[-1].shape))
+                idx.append(base + (r[:, None] + ci * k * ch) * step + c[:, None] + cj * k * cw)
+                coef.append(np.broadcast_to(a[ci, cj], idx[-1].shape))
     return rows, idx, coef
 
 # %% ../nbs/16_haar.ipynb #haar-size
@@ -187,7 +229,11 @@ FIT_BYTES_PER_FEATURE = 700     # peak bytes per feature while `fit` enumerates 
 def _count_filters(families, sizes, H, W, stride):
     "Number of filters `_place_filters` places, counted without placing them (rows and columns independent)."
     fits = lambda n, cell: np.maximum(0, (n - cell * np.asarray(sizes)) // stride + 1).sum()  # positions
-    return int(sum(fits(H, HAAR_FAMILIES[f].shape[0]) * fits(W, HAAR_FAMILIES[f].shape[1]) for f in families))
+    up = [fits(H, HAAR_FAMILIES[f].shape[0]) * fits(W, HAAR_FAMILIES[f].shape[1]) for f in families
+          if f in HAAR_FAMILIES]
+    tilted = [len(_tilted_anchors(TILTED_FAMILIES[f], a, b, H, W, stride)[0]) for f in families
+              if f in TILTED_FAMILIES for a in sizes for b in sizes]   # counted on the lattice (opt-in)
+    return int(sum(up) + sum(tilted))
 
 def _nbytes_text(n): return f"{n / 2**30:.1f} GiB" if n >= 2**30 else f"{n / 2**20:.1f} MiB"
 
@@ -225,7 +271,7 @@ def fit(self:HaarFeatures, X, y=None):  # (N, H, W) images, or (N, H*W) rows; ig
     F = len(self.features_)
     nz = self.corner_coef_ != 0
     self.matrix_ = sp.csc_matrix((self.corner_coef_[nz], (self.corner_index_[nz], np.nonzero(nz)[0])),
-                                 shape=((H + 1) * (W + 1), F))
+                                 shape=(self._integral_size(), F))
     self.n_features_out_ = F
     return self
 
@@ -247,7 +293,7 @@ def _chunk_rows(self:HaarFeatures):
     "Images per chunk of `transform`: `chunk_size`, or (None) as many as `HAAR_CHUNK_BYTES` holds."
     if self.chunk_size is not None: return int(self.chunk_size)
     H, W = self.image_shape_   # float64 product, cast checks (16 bytes a feature); integral, deskewed images
-    per_image = 16 * self.n_features_out_ + 8 * (H + 1) * (W + 1) * (12 if self.deskew else 3)
+    per_image = 16 * self.n_features_out_ + 8 * self._integral_size() * (12 if self.deskew else 3)
     return max(1, HAAR_CHUNK_BYTES // per_image)
 
 def _cast_features(values, out):
@@ -266,6 +312,18 @@ def output_nbytes(self:HaarFeatures, n_images):  # number of images N
 
 # %% ../nbs/16_haar.ipynb #28d1c277
 @patch
+def _integrals(self:HaarFeatures, imgs, chunk=4096):  # (N, H, W) images (`_upright`'s); lattices at a time
+    "(N, `_integral_size`) flattened integral images: the upright ones, then the lattices' (tilted families)."
+    up = integral_images(imgs).reshape(len(imgs), -1)
+    if not self._tilted(): return up
+    out = np.empty((len(imgs), self._integral_size()))
+    out[:, :up.shape[1]] = up
+    for s in range(0, len(imgs), chunk):
+        lattices = integral_images(tilted_images(imgs[s:s + chunk]))
+        out[s:s + chunk, up.shape[1]:] = lattices.reshape(len(lattices), -1)
+    return out
+
+@patch
 def _transform(self:HaarFeatures, X):
     "(N, n_features_out_) Haar features: integral images times `matrix_`, `_chunk_rows` images at a time."
     check_is_fitted(self)
@@ -278,7 +336,7 @@ def _transform(self:HaarFeatures, X):
     imgs = self._images(X, reset=False)
     out, step = np.empty((len(imgs), self.n_features_out_), dtype=self.dtype), self._chunk_rows()
     for s in range(0, len(imgs), step):
-        ii = integral_images(self._upright(imgs[s:s + step])).reshape(-1, self.matrix_.shape[0])
+        ii = self._integrals(self._upright(imgs[s:s + step]))
         _cast_features((self.matrix_.T @ ii.T).T, out[s:s + step])
     return out
 
@@ -286,22 +344,23 @@ def _transform(self:HaarFeatures, X):
 @patch
 def integral_cost(self:HaarFeatures):
     "Operations per image before any feature, one per pixel per pass: HW (integral image), 4HW to deskew."
-    check_is_fitted(self)
-    return math.prod(self.image_shape_) * (5 if self.deskew else 1)
+    check_is_fitted(self)   # tilted families: one per lattice point too, (H + W - 1)^2
+    H, W = self.image_shape_
+    return H * W * (5 if self.deskew else 1) + (H + W - 1) ** 2 * self._tilted()
 
 @patch
 def integral(self:HaarFeatures, X):  # (N, H, W) images, or (N, H*W) rows
-    "Flattened integral images (N, (H+1)(W+1)) of checked inputs."
+    "Flattened integral images (N, (H+1)(W+1)) of checked inputs; tilted families: the lattices' follow."
     check_is_fitted(self)
-    imgs = self._images(X, reset=False)
-    return integral_images(self._upright(imgs)).reshape(len(imgs), -1)
+    return self._integrals(self._upright(self._images(X, reset=False)))
 
 # %% ../nbs/16_haar.ipynb #1254fd7a
 @patch
 def get_feature_names_out(self:HaarFeatures, input_features=None):  # ignored (scikit-learn's API)
-    "Names like 'edge_h@r2c3:2x1' (family @ row, col : cell height x cell width)."
+    "Names like 'edge_h@r2c3:2x1' (family @ row, col : cell height x cell width); tilted: @u2v3 (lattice)."
     check_is_fitted(self)
-    names = [f"{self.families[f]}@r{r}c{c}:{h}x{w}" for f, r, c, h, w in self.features_]
+    fams = [(g, 'uv' if g in TILTED_FAMILIES else 'rc') for g in self.families]   # tilted: lattice corner
+    names = [f"{fams[f][0]}@{fams[f][1][0]}{r}{fams[f][1][1]}{c}:{h}x{w}" for f, r, c, h, w in self.features_]
     return np.array(names, dtype=object)
 
 # %% ../nbs/16_haar.ipynb #haar-lazy-kernel
@@ -339,10 +398,11 @@ def _haar_values(ii, rows, cols, corners, coefs, counts, paired, out, tiny):
 HAAR_BLOCK_FEATURES = 64   # blocks of at least this many features: `_haar_block`
 
 def _packed_table(corners, coefs):
-    "(F, 9) int16 corner << 4 | coefficient (4-bit two's complement), or None where one does not fit."
-    fits = corners.max(initial=0) < 2**11 and np.array_equal(coefs, np.rint(coefs))
+    "(F, 9) corner << 4 | coefficient (4-bit two's complement): int16, int32 past 2^11 corners; else None."
+    kind = np.int16 if corners.max(initial=0) < 2**11 else np.int32     # int32: the tilted lattices
+    fits = corners.max(initial=0) < 2**27 and np.array_equal(coefs, np.rint(coefs))
     fits = fits and np.abs(coefs).max(initial=0) <= 7
-    return ((corners.astype(np.int16) << 4) | (coefs.astype(np.int16) & 15)) if fits else None
+    return ((corners.astype(kind) << 4) | (coefs.astype(kind) & 15)) if fits else None
 
 # %% ../nbs/16_haar.ipynb #haar-block-kernel
 @compiled()
