@@ -141,7 +141,7 @@ def run_path(data:PathData,          # checked training and validation data
     tree, trees, records, histories = start.tree, [], [], []
     bar_options = settings.verbose if isinstance(settings.verbose, dict) else {}
     bar = tqdm(total=len(Cs), desc=f"path from {label}", disable=not settings.verbose or None, **bar_options)
-    with worker_pool(settings.loop.n_jobs) as pool, bar:      # one joblib pool for the whole path
+    with worker_pool(settings.loop.n_jobs, settings.node_solver) as pool, bar:   # one pool for the path
         run = dataclasses.replace(settings, loop=dataclasses.replace(settings.loop, n_jobs=pool))
         for k, C in enumerate(Cs):
             bar.set_postfix_str(f"C={C:.3g}")

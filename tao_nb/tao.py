@@ -36,13 +36,15 @@ class TAOSettings:
 
 # %% ../nbs/07_tao.ipynb #de061c2d
 @contextmanager
-def worker_pool(n_jobs):  # joblib workers (None or 1: serial), or a running pool
+def worker_pool(n_jobs,       # joblib workers (None or 1: serial), or a running pool
+                node_solver=None): # threads if its `prefer_threads` says so (its work releases the GIL)
     """A running joblib `Parallel` for `n_jobs`, to reuse across levels and sweeps; `n_jobs` itself if serial
     or already a pool."""
     if isinstance(n_jobs, Parallel) or n_jobs in (None, 1):
         yield n_jobs
         return
-    with Parallel(n_jobs=n_jobs) as pool:
+    prefer = 'threads' if getattr(node_solver, 'prefer_threads', False) else None   # a set backend wins
+    with Parallel(n_jobs=n_jobs, prefer=prefer) as pool:
         yield pool
 
 def _fit_leaf(fit_leaf, Y, rows, current, sample_weight=None):
@@ -173,7 +175,7 @@ def tao(tree:Tree,                   # initial tree (copied, never modified)
     penalty = getattr(node_solver, 'penalty', None)   # a penalized node solver says what it adds to E
     history = [tree_objective(tree, X, Y, loss, penalty, sw)]
     solved = {} if settings.skip_unchanged else None
-    with worker_pool(settings.n_jobs) as pool:     # one pool for the whole run: X goes to the workers once
+    with worker_pool(settings.n_jobs, node_solver) as pool:   # one pool for the run: X shipped once
         run = TAORun(X, Y, loss, node_solver, sw, pool, on_node, solved)
         for _ in range(settings.max_iter):
             tao_sweep(tree, run)

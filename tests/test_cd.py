@@ -131,3 +131,24 @@ def test_compiled_passes_draw_numpys_orders():
             else: active, cut = len(Xs), np.inf
         np.testing.assert_array_equal(w, v[:-1])
         assert c == v[-1] * st.intercept_scaling
+
+
+def test_cd_runs_a_levels_nodes_in_threads(monkeypatch):
+    """With `solver='cd'` (`prefer_threads`: the compiled passes release the GIL) joblib's pool of a fit is threads,
+    one process and one X; liblinear, which serializes its fits in a process, keeps processes. The same trees."""
+    import importlib
+    tao_mod, kinds = importlib.import_module('tao_nb.tao'), []
+    class Spy(tao_mod.Parallel):
+        def __enter__(self):
+            kinds.append(type(self._backend).__name__)
+            return super().__enter__()
+    monkeypatch.setattr(tao_mod, 'Parallel', Spy)
+    X, y = X_DIG[:500], Y_DIG[:500]
+    for solver, kind in (('cd', 'ThreadingBackend'), ('liblinear', 'LokyBackend')):
+        fit = lambda n_jobs: TAOClassifier(max_depth=3, split_type='oblique', solver=solver, n_jobs=n_jobs,
+                                           random_state=0).fit(X, y).tree_
+        serial, pooled = fit(None), fit(2)
+        assert kinds[-1] == kind, (solver, kinds)
+        np.testing.assert_array_equal(serial.W, pooled.W)
+        np.testing.assert_array_equal(serial.threshold, pooled.threshold)
+    assert not ObliqueSolver(solver='cd', mip_max_points=10).prefer_threads   # HiGHS's MIP: processes

@@ -107,6 +107,10 @@ class ObliqueSolver:
     @property
     def lam(self): return 1.0 / self.C
 
+    @property
+    def prefer_threads(self):   # `worker_pool`'s hint: the compiled solver releases the GIL; liblinear locks
+        return self.solver == 'cd' and self.mip_max_points == 0
+
 # %% ../../nbs/09_oblique_solver.ipynb #9420ad6f
 @patch
 def __repr__(self:ObliqueSolver):
@@ -262,7 +266,8 @@ def _cd_passes(rows, w, r, index, rng, eps, max_iter):   # rows: (Xs, Ct, q); rn
         elif active == len(index): break
         else: active, cut = len(index), np.inf
 
-_cd_kernel = compiled_at_first_use(_cd_passes, calls=(_cd_pass,), fastmath={'reassoc', 'contract'})
+_cd_kernel = compiled_at_first_use(_cd_passes, calls=(_cd_pass,), nogil=True,   # threads run it at once
+                                   fastmath={'reassoc', 'contract'})
 
 def cd_l1(X, label, sample_weight, settings, fit_intercept=True):   # as `liblinear_l1` (surrogate 'svm' only)
     "(w, c) minimizing P with the squared hinge by liblinear's coordinate descent, compiled (`_cd_passes`)."
