@@ -152,6 +152,15 @@ def dual_bound(X, label, weight, w, c, settings,  # as in `surrogate_objective`
                 shrink / settings.intercept_scaling / max(abs(gc), 1e-300))
     return float(-(Ct * f.conjugate(theta * beta)).sum())           # then shrink: theta * beta stays in it
 
+# %% ../../nbs/09_oblique_solver.ipynb #liblinear-seed
+def _liblinear_seed(random_state):   # an int (its seed remembered: not a RandomState per node step), or None
+    "The seed the estimator passes liblinear for `random_state`."
+    if random_state is None: return np.random.RandomState().randint(np.iinfo('i').max)
+    return _int_seed(int(random_state))
+
+@cache
+def _int_seed(random_state): return np.random.RandomState(random_state).randint(np.iinfo('i').max)
+
 # %% ../../nbs/09_oblique_solver.ipynb #liblinear-direct
 # liblinear draws from one C random generator per process and `warnings.catch_warnings` is process-wide: fits
 # in threads of one process (joblib's threading backend) would race on both. One fit at a time per process.
@@ -169,7 +178,7 @@ def _train_liblinear(X, label, sample_weight, settings, fit_intercept=True):
     X = np.ascontiguousarray(X, dtype=np.float64)
     y = (np.asarray(label) == 1).astype(np.float64)
     sw = np.ones(len(y)) if sample_weight is None else np.ascontiguousarray(sample_weight, dtype=np.float64)
-    seed = np.random.RandomState(settings.random_state).randint(np.iinfo('i').max)
+    seed = _liblinear_seed(settings.random_state)
     bias = settings.intercept_scaling if fit_intercept else -1.0
     kind, args = LIBLINEAR_TYPES[settings.surrogate], (settings.node_tol, bias, settings.C, np.ones(2))
     with liblinear_lock:
