@@ -60,7 +60,7 @@ TILTED_FAMILIES = {'tilted_' + f: HAAR_FAMILIES[f] for f in ('edge_h', 'edge_v',
 _SIGNS = {**HAAR_FAMILIES, **TILTED_FAMILIES}   # every family `families=` accepts
 
 def tilted_images(images):  # (N, H, W) images
-    "(N, L, L) lattices, L = H + W - 1: pixel (r, c) at (r + c, r - c + W - 1), 0 elsewhere."
+    "(N, H + W - 1, H + W - 1) lattices: pixel (r, c) at (r + c, r - c + W - 1), 0 elsewhere."
     images = np.asarray(images)
     N, H, W = images.shape
     r, c = np.indices((H, W))

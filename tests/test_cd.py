@@ -151,4 +151,3 @@ def test_cd_runs_a_levels_nodes_in_threads(monkeypatch):
         assert kinds[-1] == kind, (solver, kinds)
         np.testing.assert_array_equal(serial.W, pooled.W)
         np.testing.assert_array_equal(serial.threshold, pooled.threshold)
-    assert not ObliqueSolver(solver='cd', mip_max_points=10).prefer_threads   # HiGHS's MIP: processes
