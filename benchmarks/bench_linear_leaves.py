@@ -38,8 +38,9 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import LinearSVC
 
 from tao_nb.datasets import load_mnist_5k, load_keel, paper_split, Deskew, load_fashion_mnist, GradientHistograms
-from tao_nb.estimators import TAOClassifier, validation_split
-from tao_nb.linear_leaves import LinearLeafTAOClassifier, LeafSettings, linear_leaf_start, linear_leaf_tao
+from tao_nb.estimators import validation_split
+from tao_nb.linear_leaves import LeafSettings, linear_leaf_start, linear_leaf_tao
+from _settings import TAOClassifier, LinearLeafTAOClassifier   # the defaults its saved prints were made with
 from tao_nb.tao import TAOSettings
 
 GRIDS = {   # depths of constant and of linear leaves, C of the decision nodes, leaf_C of the leaves

@@ -65,7 +65,7 @@ class _BaseTAO(TreePredictorMixin, BaseEstimator):
                  init='cart',       # 'cart', 'random', 'oblique', a template (01), a fitted tree, a `Tree`
                  split_type='axis', # 'axis' (exact axis-aligned splits) or 'oblique' (sparse oblique splits)
                  C=1.0,             # oblique: lambda = 1/C in E = loss + lambda sum_i ||w_i||_1 (on z)
-                 solver='liblinear',# oblique: a name in SOLVERS ('cd': faster, 'cvxpy': a certified gap)
+                 solver='auto',     # oblique: a name in SOLVERS ('auto': 'cd' for 'svm'; 'cvxpy': a certified gap)
                  surrogate='svm',   # oblique: a name in `SURROGATES` ('svm': L1 squared-hinge SVM; 09)
                  node_tol=1e-4,     # oblique: liblinear's tolerance at each node (ignored by cvxpy)
                  max_iter=14,       # maximum number of TAO sweeps (the paper: 14)
@@ -135,7 +135,7 @@ class TAOClassifier(TreeClassifierMixin, _BaseTAO):
     "Classification tree optimized by Tree Alternating Optimization (Carreira-Perpiñán & Tavallali, 2018)."
     parameter_constraints = {**_BaseTAO.parameter_constraints, 'class_weight': _CLASS_WEIGHT}
 
-    def __init__(self, max_depth=8, init='cart', split_type='axis', C=1.0, solver='liblinear',
+    def __init__(self, max_depth=8, init='cart', split_type='axis', C=1.0, solver='auto',
                  surrogate='svm', node_tol=1e-4, max_iter=14, tol=5e-3, prune=True, n_jobs=None,
                  random_state=None, class_weight=None, scaling='features'):
         super().__init__(max_depth, init, split_type, C, solver, surrogate, node_tol, max_iter, tol, prune,
@@ -246,7 +246,7 @@ class TAOPathClassifier(TreeClassifierMixin, BaseEstimator):
                  Cs=None,                 # values of C, decreasing (default: 8 from 10 to 10**-1.5)
                  max_depths=(8, 12),      # depths of the initial trees (a path per init and depth)
                  inits=('cart', 'oblique'),# inits as TAOClassifier's `init` (a path per init and depth)
-                 solver='liblinear',      # node solver: a name in SOLVERS
+                 solver='auto',           # node solver: a name in SOLVERS ('auto': 'cd' for 'svm')
                  surrogate='svm',         # node surrogate: a name in `SURROGATES` (09)
                  validation_fraction=0.2, # stratified share of the training data used to choose C
                  se=0.5,                  # near-tie width (standard errors) for preferring the sparser tree

@@ -146,7 +146,7 @@ class _BaseForest(BaseEstimator):
                  max_features=None,    # init='cart': features each split of the start chooses among, as RF's
                  split_type='oblique', # 'oblique' (sparse oblique splits) or 'axis' (axis-aligned)
                  C=None,               # oblique: lambda = 1/C; None or a sequence: chosen on OOB error (`OOB_CS`)
-                 solver='liblinear',   # oblique node solver: a name in SOLVERS
+                 solver='auto',        # oblique node solver: a name in SOLVERS ('auto': 'cd' for 'svm')
                  surrogate='svm',      # oblique node surrogate: a name in `SURROGATES` (09)
                  node_tol=1e-2,        # oblique: liblinear's tolerance at each node
                  max_iter=14,          # maximum number of TAO sweeps per tree
@@ -317,7 +317,7 @@ class TAOForestClassifier(ClassifierMixin, _BaseForest):
     _member = TAOClassifier
 
     def __init__(self, n_estimators=30, max_depth=8, init='cart', max_features=None, split_type='oblique',
-                 C=None, solver='liblinear', surrogate='svm', node_tol=1e-2, max_iter=14, tol=5e-3, prune=True,
+                 C=None, solver='auto', surrogate='svm', node_tol=1e-2, max_iter=14, tol=5e-3, prune=True,
                  bootstrap=True, max_samples=None, oob_score=False, warm_start=False, n_jobs=None,
                  random_state=None, verbose=False, class_weight=None):
         vars(self).update({k: v for k, v in locals().items() if k != 'self'})   # each parameter, as given
@@ -340,7 +340,7 @@ class TAOForestClassifier(ClassifierMixin, _BaseForest):
 >>> X, y = load_diabetes(return_X_y=True)
 >>> reg = TAOForestRegressor(n_estimators=5, max_depth=3, C=1e-3, oob_score=True, random_state=0).fit(X, y)
 >>> round(reg.score(X, y), 3), round(reg.oob_score_, 3)
-(0.633, 0.346)
+(0.64, 0.33)
 """)
 class TAOForestRegressor(RegressorMixin, _BaseForest):
     "A bagged forest of TAO regression trees (sparse oblique by default); predicts the average response."

@@ -226,7 +226,7 @@ class LinearLeafTAOClassifier(TreeClassifierMixin, BaseEstimator):
                  C=1.0,                # oblique: lambda = 1/C in the decision nodes' penalty (on z)
                  leaf_C=1.0,           # the leaves' `LinearSVC` C (on z)
                  leaf_penalty='l1',    # the leaves' penalty: 'l1' (sparse) or 'l2'
-                 solver='liblinear',   # oblique: the node solver's backend, as in TAOClassifier
+                 solver='auto',        # oblique: the node solver's backend, as in TAOClassifier
                  surrogate='svm',      # oblique: the node surrogate, as in TAOClassifier
                  node_tol=1e-4,        # oblique: liblinear's tolerance at each node
                  max_iter=14,          # maximum number of TAO sweeps

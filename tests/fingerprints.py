@@ -78,4 +78,6 @@ def write(names=()):
 # - nongreedy_d4: issue 15's tree_ leaves out decision nodes whose weights are all zero (same predictions).
 # - sdt_d6: issue 14 searches small nodes exhaustively (and so draws fewer random batches).
 # - sdt_d6, haar_d4: issue 14 breaks ties between features by the widest relative margin (`ties='margin'`), not the lowest index.
+# - tao_oblique_d4, tao_oblique_random_d4, tao_path_clf_d4, tao_reg_oblique_d3: issues 26 and 28 make the estimators'
+#   node solver `solver='auto'`, the compiled 'cd' for the squared hinge, instead of liblinear.
 if __name__ == '__main__' and '--write' in sys.argv: write(sys.argv[sys.argv.index('--write') + 1:])

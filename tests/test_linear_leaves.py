@@ -34,7 +34,7 @@ def test_raw_predictions_are_the_z_fit_and_pickle():
     for split_type in ('oblique', 'axis'):
         clf = LinearLeafTAOClassifier(max_depth=2, split_type=split_type, leaf_C=0.1, random_state=0).fit(X, y)
         start = linear_leaf_start('cart', split_type, X, y, 2, 0, np.arange(10))
-        solver = ObliqueSolver(C=1.0) if split_type == 'oblique' else best_axis_split
+        solver = ObliqueSolver(C=1.0, solver='auto') if split_type == 'oblique' else best_axis_split
         fit = linear_leaf_tao(start.tree, start.Z, y, solver, TAOSettings(), LeafSettings(0.1))
         z_pred = fit.models.predict(start.Z, np.arange(len(y)), fit.tree.apply(start.Z))
         np.testing.assert_array_equal(clf.predict(X), z_pred)

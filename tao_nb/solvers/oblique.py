@@ -4,9 +4,9 @@
 
 # %% auto #0
 __all__ = ['SURROGATES', 'SOLVERS', 'liblinear_lock', 'LIBLINEAR_TYPES', 'Surrogate', 'hinge_slack', 'surrogate_loss',
-           'check_solver_options', 'ObliqueSolver', 'SurrogateFit', 'surrogate_objective', 'dual_bound', 'liblinear_l1',
-           'fit_liblinear', 'cd_l1', 'l1_solve', 'fit_cd', 'ScreenedFit', 'screened_l1', 'fit_cvxpy', 'best_threshold',
-           'node_objective', 'MIPFit', 'fit_mip', 'surrogate_scale']
+           'resolve_solver', 'check_solver_options', 'ObliqueSolver', 'SurrogateFit', 'surrogate_objective',
+           'dual_bound', 'liblinear_l1', 'fit_liblinear', 'cd_l1', 'l1_solve', 'fit_cd', 'ScreenedFit', 'screened_l1',
+           'fit_cvxpy', 'best_threshold', 'node_objective', 'MIPFit', 'fit_mip', 'surrogate_scale']
 
 # %% ../../nbs/09_oblique_solver.ipynb #23e27fff
 import threading
@@ -66,17 +66,27 @@ def surrogate_loss(margin,            # margins ỹ_n (x_n.w + c), any shape
     return SURROGATES[surrogate].loss(np.asarray(margin, dtype=np.float64))
 
 # %% ../../nbs/09_oblique_solver.ipynb #6aee8e36
-SOLVERS = ('liblinear', 'cd', 'cvxpy')   # scikit-learn's liblinear, its algorithm compiled here, CVXPY
+SOLVERS = ('auto', 'liblinear', 'cd', 'cvxpy')   # 'auto' names one of the others, by `resolve_solver`
+
+def resolve_solver(solver,      # a name in `SOLVERS`
+                   surrogate):  # a name in `SURROGATES`
+    "The backend `solver` names: 'auto' is 'cd' for the squared hinge, else liblinear if it can, else CVXPY."
+    if solver != 'auto': return solver
+    check_choice('surrogate', surrogate, SURROGATES)
+    if surrogate == 'svm': return 'cd'
+    return 'liblinear' if SURROGATES[surrogate].liblinear is not None else 'cvxpy'
 
 def check_solver_options(solver,      # a name in `SOLVERS`
                          surrogate):  # a name in `SURROGATES`
-    "Clear errors for the oblique node solver's options, read from `SURROGATES`."
+    "The backend `solver` names (`resolve_solver`), or a clear error for the options, read from `SURROGATES`."
     check_choice('solver', solver, SOLVERS)
     check_choice('surrogate', surrogate, SURROGATES)
+    solver = resolve_solver(solver, surrogate)
     if solver == 'liblinear' and SURROGATES[surrogate].liblinear is None:
         raise ValueError(f"surrogate={surrogate!r} needs solver='cvxpy' (liblinear cannot solve it)")
     if solver == 'cd' and surrogate != 'svm':
         raise ValueError(f"solver='cd' solves surrogate='svm' only; got surrogate={surrogate!r}")
+    return solver
 
 # %% ../../nbs/09_oblique_solver.ipynb #c20c2a23
 @dataclass(frozen=True)
@@ -84,7 +94,7 @@ class ObliqueSolver:
     "Settings of the sparse oblique node solver; called on a node problem, it is the solver."
     C: float = 1.0                  # lambda = 1/C in E = loss + lambda * sum ||w_i||_1
     surrogate: str = 'svm'          # a name in `SURROGATES`: 'svm' (squared hinge, the paper's), ...
-    solver: str = 'liblinear'       # a name in `SOLVERS`: 'liblinear', 'cd' (faster, below) or 'cvxpy'
+    solver: str = 'liblinear'       # a name in `SOLVERS`: 'liblinear', 'cd' (faster, below), 'cvxpy', 'auto'
     refit_threshold: bool = True    # also try the exact best threshold for the new w
     intercept_scaling: float = 1.0  # the surrogate's bias penalty |c|/intercept_scaling (liblinear's)
     node_tol: float = 1e-4          # liblinear's tolerance (CVXPY's: `fit_cvxpy`'s `tol`)
@@ -97,7 +107,7 @@ class ObliqueSolver:
 
     def __post_init__(self):
         check_param('C', self.C, numbers.Real, 0, low_inclusive=False)
-        check_solver_options(self.solver, self.surrogate)
+        object.__setattr__(self, 'solver', check_solver_options(self.solver, self.surrogate))   # 'auto': a backend
         check_param('mip_max_points', self.mip_max_points, numbers.Integral, 0)
         check_param('mip_time_limit', self.mip_time_limit, numbers.Real, 0, low_inclusive=False)
         check_param('screen', self.screen, numbers.Real, 0)
