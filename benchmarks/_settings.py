@@ -14,21 +14,15 @@ PATH_DEFAULTS = dict(inits=('cart', 'oblique'), max_iter=14,   # four starts, up
                      **SOLVER)
 
 
-def TAOPathClassifier(**params):
-    "`tao_nb.estimators.TAOPathClassifier(**params)`, with `PATH_DEFAULTS` where `params` does not set them."
-    return _TAOPathClassifier(**{**PATH_DEFAULTS, **params})
+def _pinned(cls, pinned):
+    "A function making `cls(**params)` with `pinned` where `params` does not set them."
+    def make(**params): return cls(**{**pinned, **params})
+    make.__name__ = make.__qualname__ = cls.__name__
+    make.__doc__ = f"`{cls.__module__}.{cls.__name__}(**params)`, with {pinned} where `params` does not set them."
+    return make
 
 
-def TAOClassifier(**params):
-    "`tao_nb.estimators.TAOClassifier(**params)`, liblinear unless `params` names the solver."
-    return _TAOClassifier(**{**SOLVER, **params})
-
-
-def TAOForestClassifier(**params):
-    "`tao_nb.forest.TAOForestClassifier(**params)`, liblinear unless `params` names the solver."
-    return _TAOForestClassifier(**{**SOLVER, **params})
-
-
-def LinearLeafTAOClassifier(**params):
-    "`tao_nb.linear_leaves.LinearLeafTAOClassifier(**params)`, liblinear unless `params` names the solver."
-    return _LinearLeafTAOClassifier(**{**SOLVER, **params})
+TAOPathClassifier = _pinned(_TAOPathClassifier, PATH_DEFAULTS)
+TAOClassifier = _pinned(_TAOClassifier, SOLVER)
+TAOForestClassifier = _pinned(_TAOForestClassifier, SOLVER)
+LinearLeafTAOClassifier = _pinned(_LinearLeafTAOClassifier, SOLVER)
