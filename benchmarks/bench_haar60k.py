@@ -31,7 +31,8 @@ and of few; `_merge_scan`: the compiled sort, merge and scan of thresholds; `int
 ';'-separated setting (the command line's settings with these `SDTClassifier` parameters replaced; `deskew=True`:
 `HaarFeatures(deskew=True)`; `families=(...)`: `HaarFeatures(families=...)`, e.g. the Viola-Jones families and
 `'box'` (rectangle sums; pixels among them); `normalize='std'` or `'mean'`: each image divided by its own pixel standard
-deviation or mean in front of the tree, as Viola and Jones normalize a window's contrast), each timed without
+deviation or mean in front of the tree, as Viola and Jones normalize a window's contrast; `tao_sweeps=K`:
+`HaarTreeClassifier(tao_sweeps=K)`, TAO's sweeps on the grown tree's own features, timed with the fit), each timed without
 tracemalloc, in the same process: a line per setting with its CPU seconds, the ratio to CART's, test accuracy and
 the gain over CART; the process's peak resident size at the end.
 
@@ -161,6 +162,7 @@ def fit_setting(depth, a, setting, Xtr, ytr, package=None):
     m = haar_tree(depth, a, package=package)
     if params.pop('deskew', False): m.haar.set_params(deskew=True)
     if 'families' in params: m.haar.set_params(families=tuple(params.pop('families')))
+    if 'tao_sweeps' in params: m.set_params(tao_sweeps=params.pop('tao_sweeps'))   # TAO after SDT (16's tao_refine)
     how = params.pop('normalize', None)
     m.tree.set_params(**params)
     if how: m = make_pipeline(FunctionTransformer(contrast, kw_args={'how': how}), m)

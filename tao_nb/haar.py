@@ -16,11 +16,17 @@ from .base import (validate_classification_data, TreeClassifierMixin, numpydoc_s
                          check_params, Options, compiled)
 from .datasets import deskew_images, infer_image_shape
 from .sdt import SDTClassifier, FeatureSource, exhaustive_split, split_criterion
+from .tree import Tree
+from .reduced import ZERO_ONE
+from .solvers.axis import best_axis_split
+from .tao import TAOSettings, tao
+from .pruning import prune_tree
 
 # %% auto #0
 __all__ = ['HAAR_FAMILIES', 'VIOLA_JONES_FAMILIES', 'TILTED_FAMILIES', 'MAX_HAAR_BYTES', 'FIT_BYTES_PER_FEATURE',
            'HAAR_CHUNK_BYTES', 'HAAR_BLOCK_FEATURES', 'integral_images', 'corner_coefficients', 'tilted_images',
-           'input_shape', 'flatten_images', 'HaarFeatures', 'HaarSource', 'haar_tree_apply', 'HaarTreeClassifier']
+           'input_shape', 'flatten_images', 'HaarFeatures', 'HaarSource', 'haar_tree_apply', 'HaarTreeClassifier',
+           'tao_refine']
 
 # %% ../nbs/16_haar.ipynb #a6a27194
 def integral_images(images, # (N, H, W) images
@@ -478,10 +484,9 @@ def haar_tree_apply(tree,            # `tao_nb.tree.Tree` over the columns of `h
     return tree.descend(src.ii, 0, scores=haar_scores), lookups
 
 # %% ../nbs/16_haar.ipynb #deaac96e
-@numpydoc_sections({'haar_': 'the fitted `HaarFeatures`',
-                    'sdt_': 'the fitted `SDTClassifier` over the Haar features',
-                    'tree_': 'its tree (over Haar feature columns)', 'classes_': 'the class labels',
-                    'n_features_in_': 'pixels per image'}, examples='''
+@numpydoc_sections({'haar_': 'the fitted `HaarFeatures`', 'sdt_': 'its `SDTClassifier`', 'classes_': 'labels',
+                    'tree_': 'its tree (Haar columns), after `tao_sweeps`', 'n_features_in_': 'pixels',
+                    'tao_history_': 'training errors (weighted) before and after each TAO sweep'}, examples='''
 >>> from sklearn.datasets import load_digits
 >>> from tao_nb import HaarFeatures, SDTClassifier
 >>> X, y = load_digits(return_X_y=True)
@@ -494,20 +499,43 @@ class HaarTreeClassifier(TreeClassifierMixin, BaseEstimator):
     "SDT tree over Haar features; prediction computes only the features on each root-leaf path."
     parameter_constraints = {'haar': [None, HaarFeatures], 'tree': [None, SDTClassifier],
                              'random_state': [None, Interval(numbers.Integral, 0), np.random.RandomState],
-                             'features': [Options(('auto', 'dense', 'lazy'))]}
+                             'features': [Options(('auto', 'dense', 'lazy'))],
+                             'tao_sweeps': [Interval(numbers.Integral, 0)]}
 
     def __init__(self,
                  haar=None,  # a `HaarFeatures` (default: HaarFeatures())
                  tree=None,  # an `SDTClassifier` (default: SDTClassifier(criterion='entropy'), as eq. 2)
                  random_state=None, # seed of the tree's search, unless `tree` has its own random_state
-                 features='auto'):  # 'dense' (`transform`), 'lazy' (`source`); 'auto': lazy if MAX_HAAR_BYTES
-        self.haar, self.tree, self.random_state, self.features = haar, tree, random_state, features
+                 features='auto',   # 'dense' (`transform`), 'lazy' (`source`); 'auto': lazy if MAX_HAAR_BYTES
+                 tao_sweeps=0):     # then TAO's sweeps at most (`tao_refine`) on the features the tree uses
+        self.haar, self.tree, self.random_state = haar, tree, random_state
+        self.features, self.tao_sweeps = features, tao_sweeps
 
-    def __sklearn_tags__(self):
+    def __sklearn_tags__(self):   # its `HaarFeatures` refuses negative pixels
         tags = super().__sklearn_tags__()
-        # its `HaarFeatures` refuses negative pixels
         tags.input_tags.positive_only = bool(getattr(self.haar, 'deskew', False))
         return tags
+
+# %% ../nbs/16_haar.ipynb #haar-tao-refine
+def _renamed(tree, feature, n_features):   # the same tree, its split features renamed (leaves keep -1)
+    renamed = np.where(tree.feature >= 0, feature, -1)
+    return Tree(tree.left, tree.right, tree.threshold, tree.value, feature=renamed, n_features=n_features)
+
+def tao_refine(tree,                 # an axis-aligned `Tree` over the columns of F
+               F,                    # (N, D) features: a matrix or a `FeatureSource`
+               y,                    # (N,) labels 0..K-1
+               sweeps,               # TAO sweeps at most (`TAOSettings.max_iter`)
+               sample_weight=None):  # (N,) weights s_n (None: all 1)
+    "TAO (`07_tao`, exact axis-aligned steps; `08_pruning`) on the columns `tree` splits on: (tree, errors)."
+    used = np.unique(tree.feature[tree.feature >= 0])
+    _check_haar_size(8 * len(F) * len(used), f"TAO on the {len(used)} features the tree uses",
+                     "fit on fewer images or grow a smaller tree")
+    cols = F.take(np.arange(len(F)), used) if isinstance(F, FeatureSource) else np.asarray(F)[:, used]
+    local = _renamed(tree, np.searchsorted(used, tree.feature), len(used))
+    y, sw = np.asarray(y), None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+    out, errors = tao(local, cols, y, ZERO_ONE, best_axis_split, TAOSettings(max_iter=sweeps), sw)
+    out = prune_tree(out, cols, y, ZERO_ONE, sw)
+    return _renamed(out, used[np.maximum(out.feature, 0)], tree.n_features), errors
 
 # %% ../nbs/16_haar.ipynb #haar-tree-fit
 @patch
@@ -527,6 +555,8 @@ def fit(self:HaarTreeClassifier, X, y,  # (N, H, W) images, or (N, H*W) rows; (N
     F = self.haar_.source(images) if lazy else self.haar_.transform(images)
     self.sdt_.fit(F, classes[y_enc], sample_weight=sample_weight)
     self.tree_, self.classes_ = self.sdt_.tree_, self.sdt_.classes_
+    if self.tao_sweeps:
+        self.tree_, self.tao_history_ = tao_refine(self.tree_, F, y_enc, self.tao_sweeps, sample_weight)
     return self
 
 # %% ../nbs/16_haar.ipynb #2ee62d2e

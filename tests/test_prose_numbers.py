@@ -324,11 +324,16 @@ def _block(text, code=False):
 _BLOCKS = {}
 
 
+# a figure's style (transparency, font and marker sizes, line widths, layers, padding) is no result a sentence restates
+_STYLE = re.compile(r'\b(?:alpha|framealpha|fontsize|labelsize|markersize|ms|lw|linewidth|zorder|pad|s)=[\d.]+')
+
+
 def _cell_blocks(c):
     "The blocks of code cell `c`: its outputs, its code (cached by the cell object; cells are replaced, never changed)."
     if id(c) not in _BLOCKS or _BLOCKS[id(c)][0] is not c:
+        code = _STYLE.sub('', code_text([c])[0]) if c['cell_type'] == 'code' else ''
         _BLOCKS[id(c)] = c, (() if c['cell_type'] != 'code' else
-                             (_block('\n'.join(outputs_text([c]))), _block(code_text([c])[0], code=True)))
+                             (_block('\n'.join(outputs_text([c]))), _block(code, code=True)))
     return _BLOCKS[id(c)][1]
 
 

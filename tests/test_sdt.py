@@ -45,7 +45,8 @@ def _expected_failures(est):
                           # unbounded depth: on the checks' 2-feature data the only Haar feature is x1 - x0, and
                           # check_classifiers_train asks for > 0.83 training accuracy
                           HaarTreeClassifier(tree=SDTClassifier(random_state=0)), HaarFeatures(deskew=True),   # positive_only
-                          HaarTreeClassifier(HaarFeatures(deskew=True), SDTClassifier(random_state=0))],
+                          HaarTreeClassifier(HaarFeatures(deskew=True), SDTClassifier(random_state=0)),
+                          HaarTreeClassifier(tree=SDTClassifier(random_state=0), tao_sweeps=2)],
                          expected_failed_checks=lambda est: _expected_failures(est))
 def test_sklearn_compatible(estimator, check):
     check(estimator)
@@ -473,3 +474,24 @@ def test_radix_sort_equals_ranks_and_numpy(dtype):
             c2, t2, _ = best_thresholds(np.take_along_axis(X[:, keep].T, o, 1), y[o], K, crit, 2)
             np.testing.assert_allclose(c, c2, rtol=1e-12)
             np.testing.assert_array_equal(t, t2)
+
+
+def test_tao_refine_starts_from_the_grown_tree_and_keeps_haar_columns():
+    "`tao_sweeps`: TAO's first error count is the SDT tree's, its last the kept tree's; splits are Haar columns, lazy = dense."
+    from sklearn.datasets import load_digits
+    X, y = load_digits(return_X_y=True)
+    X, y = X[:600], y[:600]
+    def grown(sweeps, features='auto'):
+        sdt = SDTClassifier(max_depth=5, criterion='entropy', max_features=0.1, random_state=0)
+        return HaarTreeClassifier(HaarFeatures((8, 8), cell_sizes=[2]), sdt, features=features, tao_sweeps=sweeps).fit(X, y)
+    grown_only, refined = grown(0), grown(3)
+    assert refined.tao_history_[0] == (grown_only.predict(X) != y).sum()
+    assert (refined.predict(X) != y).sum() == refined.tao_history_[-1] < refined.tao_history_[0]
+    np.testing.assert_array_equal(refined.apply(X), refined.tree_.apply(refined.haar_.transform(X.reshape(-1, 8, 8))))
+    lazy = grown(3, 'lazy')
+    np.testing.assert_array_equal(lazy.tree_.feature, refined.tree_.feature)
+    np.testing.assert_array_equal(lazy.tree_.threshold, refined.tree_.threshold)
+    w = np.where(y == 3, 2.0, 1.0)                     # weighted: TAO counts the weighted errors
+    weighted = HaarTreeClassifier(HaarFeatures((8, 8), cell_sizes=[2]), SDTClassifier(max_depth=5, random_state=0),
+                                  tao_sweeps=2).fit(X, y, sample_weight=w)
+    assert weighted.tao_history_[-1] == (w * (weighted.predict(X) != y)).sum()
