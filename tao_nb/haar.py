@@ -486,7 +486,7 @@ def haar_tree_apply(tree,            # `tao_nb.tree.Tree` over the columns of `h
 # %% ../nbs/16_haar.ipynb #deaac96e
 @numpydoc_sections({'haar_': 'the fitted `HaarFeatures`', 'sdt_': 'its `SDTClassifier`', 'classes_': 'labels',
                     'tree_': 'its tree (Haar columns), after `tao_sweeps`', 'n_features_in_': 'pixels',
-                    'tao_history_': 'training errors (weighted) before and after each TAO sweep'}, examples='''
+                    'tao_history_': 'training errors (weighted) before and after each TAO sweep, or None'}, examples='''
 >>> from sklearn.datasets import load_digits
 >>> from tao_nb import HaarFeatures, SDTClassifier
 >>> X, y = load_digits(return_X_y=True)
@@ -554,7 +554,7 @@ def fit(self:HaarTreeClassifier, X, y,  # (N, H, W) images, or (N, H*W) rows; (N
     lazy = self.features == 'lazy' or (self.features == 'auto' and big)   # the same tree either way
     F = self.haar_.source(images) if lazy else self.haar_.transform(images)
     self.sdt_.fit(F, classes[y_enc], sample_weight=sample_weight)
-    self.tree_, self.classes_ = self.sdt_.tree_, self.sdt_.classes_
+    self.tree_, self.classes_, self.tao_history_ = self.sdt_.tree_, self.sdt_.classes_, None
     if self.tao_sweeps:
         self.tree_, self.tao_history_ = tao_refine(self.tree_, F, y_enc, self.tao_sweeps, sample_weight)
     return self

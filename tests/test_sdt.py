@@ -485,6 +485,8 @@ def test_tao_refine_starts_from_the_grown_tree_and_keeps_haar_columns():
         sdt = SDTClassifier(max_depth=5, criterion='entropy', max_features=0.1, random_state=0)
         return HaarTreeClassifier(HaarFeatures((8, 8), cell_sizes=[2]), sdt, features=features, tao_sweeps=sweeps).fit(X, y)
     grown_only, refined = grown(0), grown(3)
+    assert grown_only.tao_history_ is None and refined.set_params(tao_sweeps=0).fit(X, y).tao_history_ is None
+    refined = grown(3)
     assert refined.tao_history_[0] == (grown_only.predict(X) != y).sum()
     assert (refined.predict(X) != y).sum() == refined.tao_history_[-1] < refined.tao_history_[0]
     np.testing.assert_array_equal(refined.apply(X), refined.tree_.apply(refined.haar_.transform(X.reshape(-1, 8, 8))))
