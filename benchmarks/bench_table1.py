@@ -43,6 +43,7 @@ CONFIGS = {
     'oblique1': dict(inits=('oblique',), max_iter=1, random_state=0),   # issue 28's candidate default
     'sweep1': dict(max_iter=1, random_state=0),                         # one sweep per C, all four starts
     'cd': dict(solver='cd', random_state=0),                            # the compiled node solver (09)
+    'cdloss': dict(solver='cd', stop_on='loss', random_state=0),        # and sweeps end when the loss stops falling
 }
 DEEP = CONFIGS['deep']
 LEVERS = {   # issue 26's letter hypotheses, each one change to 'deep' (see the docstring)

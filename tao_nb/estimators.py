@@ -50,7 +50,7 @@ _PATH_CONSTRAINTS = {**_COMMON, 'Cs': [None, list, tuple, np.ndarray], 'inits': 
                      'max_depths': [Interval(numbers.Integral, 1), list, tuple],
                      'se': [Interval(numbers.Real, 0)], 'monotone_nonzeros': [bool],
                      'validation_fraction': [Interval(numbers.Real, 0, 1, 'left')],
-                     'cv': [None, Interval(numbers.Integral, 2)],
+                     'cv': [None, Interval(numbers.Integral, 2)], 'stop_on': [Options(('objective', 'loss'))],
                      'class_weight': _CLASS_WEIGHT, 'verbose': [bool]}
 
 # %% ../nbs/14_estimators.ipynb #66be26aa
@@ -255,6 +255,7 @@ class TAOPathClassifier(TreeClassifierMixin, BaseEstimator):
                  node_tol=1e-2,           # liblinear's tolerance at each node (its default for L1)
                  max_iter=14,             # TAO sweeps per value of C at most
                  tol=5e-3,                # stop a run when E decreases by less than this fraction
+                 stop_on='objective',     # tol on E, or ('loss') on its loss part alone
                  scaling='features',      # one scale per feature or one for all ('pooled'; `input_scale`)
                  n_jobs=None,
                  random_state=None,       # seed of the validation split and of a grown start
@@ -264,7 +265,7 @@ class TAOPathClassifier(TreeClassifierMixin, BaseEstimator):
         self.validation_fraction, self.se, self.monotone_nonzeros = validation_fraction, se, monotone_nonzeros
         self.surrogate, self.node_tol, self.max_iter, self.tol = surrogate, node_tol, max_iter, tol
         self.n_jobs, self.random_state, self.class_weight = n_jobs, random_state, class_weight
-        self.scaling, self.verbose = scaling, verbose
+        self.scaling, self.verbose, self.stop_on = scaling, verbose, stop_on
 
 # %% ../nbs/14_estimators.ipynb #ef0f6117
 @patch
@@ -278,7 +279,8 @@ def path_settings(self:TAOPathClassifier):
     if bad: raise ValueError(f"max_depths must be integers >= 1; got {bad[0]!r}")
     node_solver = ObliqueSolver(surrogate=str(self.surrogate), solver=str(self.solver),
                                 node_tol=self.node_tol)
-    return PathSettings(node_solver, TAOSettings(self.max_iter, self.tol), self.se, self.monotone_nonzeros)
+    loop = TAOSettings(self.max_iter, self.tol, stop_on=self.stop_on)
+    return PathSettings(node_solver, loop, self.se, self.monotone_nonzeros)
 
 # %% ../nbs/14_estimators.ipynb #8b2bf4b3
 def _indexed(k, fn, *args): return k, fn(*args)
@@ -313,7 +315,7 @@ def _run_paths(self:TAOPathClassifier, jobs,  # `path_from`'s arguments, one tup
         paths = []
         for *job, settings in jobs:        # one after the other: the nodes of a level in parallel
             inner = {'leave': False} if self.verbose else False
-            loop = TAOSettings(settings.loop.max_iter, settings.loop.tol, self.n_jobs)
+            loop = dataclasses.replace(settings.loop, n_jobs=self.n_jobs)
             serial = dataclasses.replace(settings, loop=loop, verbose=inner)
             paths.append(path_from(*job, serial))
             bar.update()

@@ -15,7 +15,7 @@ from typing import Callable, NamedTuple
 import numpy as np
 from joblib import Parallel, delayed
 from .tree import Tree, Split, group_positions
-from .base import Interval, check_value
+from .base import Interval, check_value, check_choice
 from .separability import levels_bottom_up
 from .reduced import child_losses, reduced_problem, Loss, ZERO_ONE
 from .solvers.axis import best_axis_split
@@ -28,9 +28,11 @@ class TAOSettings:
     tol: float = 5e-3            # stop when E decreases by less than this fraction (the paper: 0.5 %)
     n_jobs: object = None        # joblib workers for the nodes of a level (or a running `worker_pool`)
     skip_unchanged: bool = True  # skip a node whose reduced problem is identical to the one it last solved
+    stop_on: str = 'objective'   # tol on E's decrease, or on its loss part's ('loss': penalty-only sweeps stop)
 
     def __post_init__(self):
         check_value('max_iter', self.max_iter, [Interval(numbers.Integral, 0)])
+        check_choice('stop_on', self.stop_on, ('objective', 'loss'))
         if not (isinstance(self.tol, numbers.Real) and self.tol == self.tol):
             raise ValueError(f"tol must be a number (-inf runs every sweep); got {self.tol!r}")
 
@@ -174,7 +176,8 @@ def tao(tree:Tree,                   # initial tree (copied, never modified)
     sw = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
     penalty = getattr(node_solver, 'penalty', None)   # a penalized node solver says what it adds to E
     history = [tree_objective(tree, X, Y, loss, penalty, sw)]
-    solved = {} if settings.skip_unchanged else None
+    loss_part = lambda E: E - penalty(tree) if penalty is not None else E   # E's data term, at the tree now
+    solved, fit = {} if settings.skip_unchanged else None, loss_part(history[0])
     with worker_pool(settings.n_jobs, node_solver) as pool:   # one pool for the run: X shipped once
         run = TAORun(X, Y, loss, node_solver, sw, pool, on_node, solved)
         for _ in range(settings.max_iter):
@@ -185,7 +188,9 @@ def tao(tree:Tree,                   # initial tree (copied, never modified)
                 raise RuntimeError(f"TAO objective increased from {prev} to {now}: "
                                    "a node step is not monotone")
             history.append(min(now, prev))      # a rise within rounding is recorded as no change
-            if prev <= 0 or (prev - now) <= settings.tol * prev: break
+            part = loss_part(now)
+            drop, fit = prev - now if settings.stop_on == 'objective' else fit - part, part
+            if prev <= 0 or drop <= settings.tol * prev: break
     return tree, np.array(history)
 
 # %% ../nbs/07_tao.ipynb #01fbffb6

@@ -300,3 +300,41 @@ def test_registry_entry_is_consistent(name):
     if f.liblinear is None:
         with pytest.raises(ValueError, match=f"surrogate='{name}' needs solver='cvxpy'"): ObliqueSolver(surrogate=name)
     else: ObliqueSolver(surrogate=name)
+
+
+@pytest.mark.parametrize('seed', range(3))
+def test_stop_on_loss(seed):
+    """`TAOSettings(stop_on='loss')` (issue 28): the run ends at the first sweep whose loss part (E - penalty) fell by
+    at most tol * E, and not before; the sweeps up to there are the objective rule's own."""
+    rng = np.random.default_rng(seed)
+    idx = rng.choice(len(Y_DIG), 500, replace=False)
+    Z, y = Z_DIG[idx], Y_DIG[idx]
+    tree = standardize_tree(Tree.from_sklearn(DecisionTreeClassifier(max_depth=5, random_state=seed).fit(Z, y)),
+                            0 * MU, 0 * SD + 1)
+    solver, tol = ObliqueSolver(float(10 ** rng.uniform(-1, 1)), 'svm', 'cd'), 0.02
+    t, hist = tao(tree, Z, y, node_solver=solver, settings=TAOSettings(max_iter=14, tol=tol, stop_on='loss'))
+    parts = []
+    for k in range(len(hist)):   # the loss part after k sweeps, from runs of exactly k sweeps (same trees)
+        tk, hk = tao(tree, Z, y, node_solver=solver, settings=TAOSettings(max_iter=k, tol=-np.inf))
+        np.testing.assert_allclose(hk, hist[:k + 1])
+        parts.append(hk[-1] - solver.penalty(tk))
+    drops = -np.diff(parts)
+    assert (drops[:-1] > tol * hist[:-2]).all()          # every earlier sweep cut the loss part by more
+    assert len(hist) - 1 == 14 or drops[-1] <= tol * hist[-2]   # the last one: max_iter, or at most tol * E
+    np.testing.assert_array_equal(t.W, tk.W)
+
+
+def test_svm_scale_is_the_bisection_root():
+    "`svm_scale` (exact, piecewise linear) is the root `bisect_root` finds on the same slope, on random margins."
+    from tao_nb.solvers.oblique import svm_scale, bisect_root
+    rng = np.random.default_rng(0)
+    for _ in range(300):
+        m = int(rng.integers(2, 60))
+        gamma = rng.normal(size=m) * rng.choice([1e-3, 1.0, 30.0])
+        gamma[rng.random(m) < 0.1] = 0.0
+        Ct, A = rng.random(m) * (rng.random(m) > 0.1), float(rng.random()) + 1e-3
+        slope = lambda a: A - 2 * float((Ct * gamma * np.maximum(0.0, 1 - a * gamma)).sum())
+        if slope(0.0) >= 0: continue
+        a = svm_scale(gamma, Ct, A)
+        assert abs(a - bisect_root(slope)) <= 1e-9 * a
+        assert abs(slope(a)) <= 1e-9 * (A + 2 * float((Ct * np.abs(gamma)).sum()))

@@ -6,7 +6,8 @@
 __all__ = ['SURROGATES', 'SOLVERS', 'liblinear_lock', 'LIBLINEAR_TYPES', 'Surrogate', 'hinge_slack', 'surrogate_loss',
            'resolve_solver', 'check_solver_options', 'ObliqueSolver', 'SurrogateFit', 'surrogate_objective',
            'dual_bound', 'liblinear_l1', 'fit_liblinear', 'cd_l1', 'l1_solve', 'fit_cd', 'ScreenedFit', 'screened_l1',
-           'fit_cvxpy', 'best_threshold', 'node_objective', 'MIPFit', 'fit_mip', 'surrogate_scale']
+           'fit_cvxpy', 'best_threshold', 'node_objective', 'MIPFit', 'fit_mip', 'svm_scale', 'bisect_root',
+           'surrogate_scale']
 
 # %% ../../nbs/09_oblique_solver.ipynb #23e27fff
 import threading
@@ -558,6 +559,29 @@ def context_key(self:ObliqueSolver, current:Split=None):  # the node's current s
         key += b'start=' + np.append(current.weights, current.threshold).astype(np.float64).tobytes()
     return key
 
+# %% ../../nbs/09_oblique_solver.ipynb #svm-scale
+def svm_scale(gamma,  # (m,) margins of the split at scale 1
+              Ct,     # (m,) C * t_n
+              A):     # ||w||_1 + |b| / kappa > 0, with the slope at 0 negative
+    "The root of A - 2 sum_n Ct_n gamma_n max(0, 1 - a gamma_n): exact (piecewise linear in a)."
+    c0, c1, pos = -2 * Ct * gamma, 2 * Ct * gamma ** 2, gamma > 0   # a term while active: c0 + c1 a
+    order = np.argsort(1 / gamma[pos])
+    kink, p0, p1 = 1 / gamma[pos][order], c0[pos][order], c1[pos][order]
+    s0 = c0[~pos].sum() + np.cumsum(p0[::-1])[::-1]   # on (kink[k-1], kink[k]): the terms with kink >= kink[k]
+    s1 = c1[~pos].sum() + np.cumsum(p1[::-1])[::-1]
+    k = int(np.argmax(A + s0 + s1 * kink >= 0))       # the first kink with slope >= 0 (at the last: >= A)
+    return float(-(A + s0[k]) / s1[k]) if s1[k] > 0 else float(kink[k])
+
+def bisect_root(slope):  # a nondecreasing function of a >= 0, negative at 0
+    "Its root by doubling then 60 bisections (the upper end: slope >= 0 there)."
+    lo, hi = 0.0, 1.0
+    while slope(hi) < 0 and hi < 1e12: lo, hi = hi, 2 * hi
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        if slope(mid) < 0: lo = mid
+        else: hi = mid
+    return hi
+
 # %% ../../nbs/09_oblique_solver.ipynb #b411ee65
 def surrogate_scale(X, label, weight,  # (m, D) inputs; (m,) pseudo-labels, 1 = right; (m,) weights t_n
                     w, b,  # the split: right iff x @ w > b
@@ -571,13 +595,7 @@ def surrogate_scale(X, label, weight,  # (m, D) inputs; (m,) pseudo-labels, 1 = 
     gamma, Ct, f = _signs(label) * (X @ w - b), C * weight, SURROGATES[surrogate]
     slope = lambda a: A + float((Ct * gamma * f.slope(a * gamma)).sum())   # dP/da: nondecreasing
     if slope(0.0) >= 0: return 1.0
-    lo, hi = 0.0, 1.0
-    while slope(hi) < 0 and hi < 1e12: lo, hi = hi, 2 * hi
-    for _ in range(60):
-        mid = (lo + hi) / 2
-        if slope(mid) < 0: lo = mid
-        else: hi = mid
-    return hi
+    return svm_scale(gamma, Ct, A) if surrogate == 'svm' else bisect_root(slope)
 
 @patch
 def rescale(self:ObliqueSolver, X,                    # (m, D) inputs of the node's points
