@@ -50,8 +50,8 @@ _PATH_CONSTRAINTS = {**_COMMON, 'Cs': [None, list, tuple, np.ndarray], 'inits': 
                      'max_depths': [Interval(numbers.Integral, 1), list, tuple],
                      'se': [Interval(numbers.Real, 0)], 'monotone_nonzeros': [bool],
                      'validation_fraction': [Interval(numbers.Real, 0, 1, 'left')],
-                     'cv': [None, Interval(numbers.Integral, 2)], 'stop_on': [Options(('objective', 'loss'))],
-                     'class_weight': _CLASS_WEIGHT, 'verbose': [bool]}
+                     'cv': [None, Interval(numbers.Integral, 2)], 'class_weight': _CLASS_WEIGHT,
+                     'stop_on': [Options(('objective', 'loss'))], 'verbose': [bool]}
 
 # %% ../nbs/14_estimators.ipynb #66be26aa
 class _BaseTAO(TreePredictorMixin, BaseEstimator):
@@ -237,7 +237,6 @@ _PATH_EXAMPLE = '''
 @numpydoc_sections(_PATH_ATTRIBUTES, examples=_PATH_EXAMPLE)
 class TAOPathClassifier(TreeClassifierMixin, BaseEstimator):
     """Sparse oblique TAO tree: its start and C chosen along paths over C (`tao_path`) on validation data.
-
     Four paths by default (CART and oblique CART starts of depths 8 and 12, in parallel over `n_jobs`); the
     start of lowest validation error wins. `cv=K`: its C by K-fold CV, then a refit (K + 1 more paths)."""
     parameter_constraints = _PATH_CONSTRAINTS
@@ -255,7 +254,7 @@ class TAOPathClassifier(TreeClassifierMixin, BaseEstimator):
                  node_tol=1e-2,           # liblinear's tolerance at each node (its default for L1)
                  max_iter=14,             # TAO sweeps per value of C at most
                  tol=5e-3,                # stop a run when E decreases by less than this fraction
-                 stop_on='objective',     # tol on E, or ('loss') on its loss part alone
+                 stop_on='objective',     # 'loss': tol on E's loss part only
                  scaling='features',      # one scale per feature or one for all ('pooled'; `input_scale`)
                  n_jobs=None,
                  random_state=None,       # seed of the validation split and of a grown start

@@ -28,7 +28,7 @@ class TAOSettings:
     tol: float = 5e-3            # stop when E decreases by less than this fraction (the paper: 0.5 %)
     n_jobs: object = None        # joblib workers for the nodes of a level (or a running `worker_pool`)
     skip_unchanged: bool = True  # skip a node whose reduced problem is identical to the one it last solved
-    stop_on: str = 'objective'   # tol on E's decrease, or on its loss part's ('loss': penalty-only sweeps stop)
+    stop_on: str = 'objective'   # 'loss': tol on the decrease of E's loss part only
 
     def __post_init__(self):
         check_value('max_iter', self.max_iter, [Interval(numbers.Integral, 0)])

@@ -564,16 +564,16 @@ def svm_scale(gamma,  # (m,) margins of the split at scale 1
               Ct,     # (m,) C * t_n
               A):     # ||w||_1 + |b| / kappa > 0, with the slope at 0 negative
     "The root of A - 2 sum_n Ct_n gamma_n max(0, 1 - a gamma_n): exact (piecewise linear in a)."
-    c0, c1, pos = -2 * Ct * gamma, 2 * Ct * gamma ** 2, gamma > 0   # a term while active: c0 + c1 a
+    c0, c1, pos = -2 * Ct * gamma, 2 * Ct * gamma ** 2, gamma > 0   # an active term: c0 + c1 a
     order = np.argsort(1 / gamma[pos])
     kink, p0, p1 = 1 / gamma[pos][order], c0[pos][order], c1[pos][order]
-    s0 = c0[~pos].sum() + np.cumsum(p0[::-1])[::-1]   # on (kink[k-1], kink[k]): the terms with kink >= kink[k]
+    s0 = c0[~pos].sum() + np.cumsum(p0[::-1])[::-1]   # active on (kink[k-1], kink[k])
     s1 = c1[~pos].sum() + np.cumsum(p1[::-1])[::-1]
     k = int(np.argmax(A + s0 + s1 * kink >= 0))       # the first kink with slope >= 0 (at the last: >= A)
     return float(-(A + s0[k]) / s1[k]) if s1[k] > 0 else float(kink[k])
 
 def bisect_root(slope):  # a nondecreasing function of a >= 0, negative at 0
-    "Its root by doubling then 60 bisections (the upper end: slope >= 0 there)."
+    "Its root: doubling, then 60 bisections (returns the upper end)."
     lo, hi = 0.0, 1.0
     while slope(hi) < 0 and hi < 1e12: lo, hi = hi, 2 * hi
     for _ in range(60):
