@@ -51,10 +51,13 @@ def pair(file_a, file_b):
     "Each pair's fit CPU ratio B / A from two files of prints (the first line of each, a warm-up, left out)."
     import re
     import statistics
-    fits = [[float(x) for x in re.findall(r'fit ([\d.]+) CPU s', open(f).read())][1:] for f in (file_a, file_b)]
+    texts = [open(f).read() for f in (file_a, file_b)]
+    fits = [[float(x) for x in re.findall(r'fit ([\d.]+) CPU s', t)][1:] for t in texts]
+    accuracy = [sorted(set(re.findall(r'test accuracy ([\d.]+)', t))) for t in texts]   # one value: the same fit
     ratios = [b / a for a, b in zip(*fits)]
     print(f"fit CPU s, A: {fits[0]}; B: {fits[1]}")
-    print(f"B / A per pair: {', '.join(f'{r:.2f}' for r in ratios)}; median {statistics.median(ratios):.2f}")
+    print(f"B / A per pair: {', '.join(f'{r:.2f}x' for r in ratios)}; median {statistics.median(ratios):.2f}x, "
+          f"test accuracy A {', '.join(accuracy[0])} against B {', '.join(accuracy[1])}")
 
 
 if __name__ == '__main__':
