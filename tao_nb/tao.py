@@ -171,13 +171,12 @@ def tao(tree:Tree,                   # initial tree (copied, never modified)
         # callback(tree, node, points, label, weight, old, new) for each node step
         on_node=None):
     "Optimize `tree` by TAO; returns (optimized tree, objective after each sweep, starting value first)."
-    tree = tree.copy()
-    X = np.asarray(X, dtype=np.float64)
+    tree, X = tree.copy(), np.asarray(X, dtype=np.float64)
     sw = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
     penalty = getattr(node_solver, 'penalty', None)   # a penalized node solver says what it adds to E
     history = [tree_objective(tree, X, Y, loss, penalty, sw)]
-    loss_part = lambda E: E - penalty(tree) if penalty is not None else E   # E's data term, at the tree now
-    solved, fit = {} if settings.skip_unchanged else None, loss_part(history[0])
+    loss_part = lambda E: E - penalty(tree) if penalty is not None else E   # E less its penalty
+    solved, last_part = {} if settings.skip_unchanged else None, loss_part(history[0])
     with worker_pool(settings.n_jobs, node_solver) as pool:   # one pool for the run: X shipped once
         run = TAORun(X, Y, loss, node_solver, sw, pool, on_node, solved)
         for _ in range(settings.max_iter):
@@ -188,8 +187,10 @@ def tao(tree:Tree,                   # initial tree (copied, never modified)
                 raise RuntimeError(f"TAO objective increased from {prev} to {now}: "
                                    "a node step is not monotone")
             history.append(min(now, prev))      # a rise within rounding is recorded as no change
-            part = loss_part(now)
-            drop, fit = prev - now if settings.stop_on == 'objective' else fit - part, part
+            if settings.stop_on == 'loss':   # a penalty-only sweep ends the run
+                part = loss_part(now)
+                drop, last_part = last_part - part, part
+            else: drop = prev - now
             if prev <= 0 or drop <= settings.tol * prev: break
     return tree, np.array(history)
 
