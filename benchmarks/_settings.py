@@ -2,7 +2,8 @@
 
 The benchmarks that fit "the default" estimator import it from here, so that each saved command reproduces its print
 whatever the package's defaults become (issue 28 weighs a cheaper default: `benchmarks/README.md`, its note 11; the
-estimators' node solver became `solver='auto'`, the compiled `'cd'`, after these prints were made with liblinear).
+estimators' node solver became `solver='auto'`, the compiled `'cd'`, after these prints were made with liblinear;
+then `stop_on='loss'` and `refit=True`).
 Arguments given explicitly win over the pinned ones, as they would over the package's defaults.
 """
 from tao_nb.estimators import TAOClassifier as _TAOClassifier, TAOPathClassifier as _TAOPathClassifier
@@ -11,6 +12,7 @@ from tao_nb.linear_leaves import LinearLeafTAOClassifier as _LinearLeafTAOClassi
 
 SOLVER = dict(solver='liblinear')                               # the node solver the saved prints used
 PATH_DEFAULTS = dict(inits=('cart', 'oblique'), max_iter=14,   # four starts, up to 14 TAO sweeps per value of C,
+                     stop_on='objective', refit=False,         # run to the objective's tol; the path's tree kept
                      **SOLVER)
 
 

@@ -24,7 +24,8 @@ and 24; 'deep20sweeps' 'deep20' with 'sweeps'; 'restarts' four templates (`01_ba
 depth 20, the start of lowest validation error kept; 'restarts_leaves' the same with min_samples_leaf 2, 3 and 5
 (twelve templates). Issue 28's candidates for a cheaper default: 'oblique1' = the default's two oblique CART starts
 only, one TAO sweep per value of C (`inits=('oblique',), max_iter=1`); 'sweep1' = the four starts, one sweep per C;
-'cd' = the default with the compiled node solver (`solver='cd'`, 09), the one parameter changed.
+'cd' = the default with the compiled node solver (`solver='cd'`, 09), the one parameter changed; 'cdloss' and
+'cdrefit' add `stop_on='loss'` or `refit=True`, 'cdlossrefit' both (the package's default since issue 28).
 """
 import argparse
 import time
@@ -44,6 +45,8 @@ CONFIGS = {
     'sweep1': dict(max_iter=1, random_state=0),                         # one sweep per C, all four starts
     'cd': dict(solver='cd', random_state=0),                            # the compiled node solver (09)
     'cdloss': dict(solver='cd', stop_on='loss', random_state=0),        # and sweeps end when the loss stops falling
+    'cdrefit': dict(solver='cd', refit=True, random_state=0),           # the chosen tree refitted on all the data
+    'cdlossrefit': dict(solver='cd', stop_on='loss', refit=True, random_state=0),   # both
 }
 DEEP = CONFIGS['deep']
 LEVERS = {   # issue 26's letter hypotheses, each one change to 'deep' (see the docstring)

@@ -29,7 +29,7 @@ from .solvers.oblique import ObliqueSolver, SURROGATES, SOLVERS
 from .tao import TAOSettings, tao
 from .pruning import prune_tree
 from .oblique_fit import SCALINGS, oblique_start, oblique_tao
-from .path import PathSettings, PathData, run_path, check_Cs, select_index
+from .path import PathSettings, PathData, run_path, check_Cs, select_index, run_at
 
 # %% ../nbs/14_estimators.ipynb #2c99bd7c
 def _oblique_solver(est):
@@ -51,7 +51,7 @@ _PATH_CONSTRAINTS = {**_COMMON, 'Cs': [None, list, tuple, np.ndarray], 'inits': 
                      'se': [Interval(numbers.Real, 0)], 'monotone_nonzeros': [bool],
                      'validation_fraction': [Interval(numbers.Real, 0, 1, 'left')],
                      'cv': [None, Interval(numbers.Integral, 2)], 'class_weight': _CLASS_WEIGHT,
-                     'stop_on': [Options(('objective', 'loss'))], 'verbose': [bool]}
+                     'stop_on': [Options(('objective', 'loss'))], 'verbose': [bool], 'refit': [bool]}
 
 # %% ../nbs/14_estimators.ipynb #66be26aa
 class _BaseTAO(TreePredictorMixin, BaseEstimator):
@@ -216,9 +216,9 @@ def best_start(paths):  # one `TAOPath` per start
 
 # %% ../nbs/14_estimators.ipynb #0f2902fd
 _PATH_ATTRIBUTES = {
-    'tree_': 'the selected tree (on raw inputs)', 'C_': 'its value of C',
+    'tree_': 'the selected tree (on raw inputs; `refit`: refitted on all the data)', 'C_': 'its value of C',
     'path_': 'the `TAOPath` it ends (with `cv`: the start refitted on all the data, up to `C_`)',
-    'n_iter_': 'TAO sweeps along every path', 'classes_': 'the class labels',
+    'n_iter_': 'TAO sweeps along every path (and the refit)', 'classes_': 'the class labels',
     'paths_': 'the path of every start (validation split)', 'start_': '(init, depth) of the selected start',
     'cv_errors_': '`cv` only (else None): (cv, len(Cs)) validation error of each fold at each C',
     'cv_nonzeros_': '`cv` only (else None): (cv, len(Cs)) nonzero weights of each fold\'s tree at each C',
@@ -240,7 +240,6 @@ class TAOPathClassifier(TreeClassifierMixin, BaseEstimator):
     Four paths by default (CART and oblique CART starts of depths 8 and 12, in parallel over `n_jobs`); the
     start of lowest validation error wins. `cv=K`: its C by K-fold CV, then a refit (K + 1 more paths)."""
     parameter_constraints = _PATH_CONSTRAINTS
-
     def __init__(self,
                  Cs=None,                 # values of C, decreasing (default: 8 from 10 to 10**-1.5)
                  max_depths=(8, 12),      # depths of the initial trees (a path per init and depth)
@@ -254,7 +253,8 @@ class TAOPathClassifier(TreeClassifierMixin, BaseEstimator):
                  node_tol=1e-2,           # liblinear's tolerance at each node (its default for L1)
                  max_iter=14,             # TAO sweeps per value of C at most
                  tol=5e-3,                # stop a run when E decreases by less than this fraction
-                 stop_on='objective',     # 'loss': tol on E's loss part only
+                 stop_on='loss',          # tol on E's loss part only ('objective': on E, as the paper)
+                 refit=True,              # the chosen tree refitted at C_ on all the training data
                  scaling='features',      # one scale per feature or one for all ('pooled'; `input_scale`)
                  n_jobs=None,
                  random_state=None,       # seed of the validation split and of a grown start
@@ -264,7 +264,7 @@ class TAOPathClassifier(TreeClassifierMixin, BaseEstimator):
         self.validation_fraction, self.se, self.monotone_nonzeros = validation_fraction, se, monotone_nonzeros
         self.surrogate, self.node_tol, self.max_iter, self.tol = surrogate, node_tol, max_iter, tol
         self.n_jobs, self.random_state, self.class_weight = n_jobs, random_state, class_weight
-        self.scaling, self.verbose, self.stop_on = scaling, verbose, stop_on
+        self.scaling, self.verbose, self.stop_on, self.refit = scaling, verbose, stop_on, refit
 
 # %% ../nbs/14_estimators.ipynb #ef0f6117
 @patch
@@ -320,6 +320,19 @@ def _run_paths(self:TAOPathClassifier, jobs,  # `path_from`'s arguments, one tup
             bar.update()
         return paths
 
+# %% ../nbs/14_estimators.ipynb #refit-tree
+@patch
+def _refit_tree(self:TAOPathClassifier, job, X, y, sw):  # the chosen start's `path_from` arguments; the data
+    """`refit`: TAO at `C_` from the selected tree on all (X, y), rescaled first and pruned after (`run_at`,
+    `12_path`); (that tree on raw inputs, the feature scales it was fitted at, its sweeps)."""
+    data, init, depth, seed, scaling, Cs, settings = job
+    start = oblique_start(self.path_.best_tree, X, y, depth, seed, data.classes, sw, scaling)
+    solver = dataclasses.replace(settings.node_solver, C=self.path_.best_C, nonzero_budget=False)
+    loop = dataclasses.replace(settings.loop, n_jobs=self.n_jobs)
+    everything = PathData(X, y, data.classes, X, self.classes_[y], sw, sw)
+    tree, history = run_at(start.tree, start, everything, solver, dataclasses.replace(settings, loop=loop))
+    return unstandardize_tree(tree, start.x_mean, start.x_scale), start.x_scale, len(history) - 1
+
 # %% ../nbs/14_estimators.ipynb #5b7f2818
 @patch
 def fit(self:TAOPathClassifier, X, y, sample_weight=None):  # (n, D) inputs; (n,) labels; (n,) weights s_n
@@ -344,10 +357,13 @@ def fit(self:TAOPathClassifier, X, y, sample_weight=None):  # (n, D) inputs; (n,
     self.cv_paths_ = self.cv_errors_ = self.cv_nonzeros_ = None
     if self.cv is not None: self._cv_refit(jobs[k], X, y_enc, sw)   # path_: the start refitted on all (X, y)
     self.tree_, self.C_ = self.path_.best_tree, self.path_.best_C
-    self.feature_importances_ = feature_importances(self.tree_, X, self.path_.x_scale_, sw)
+    scale, refit_sweeps = self.path_.x_scale_, 0
+    if self.refit and self.cv is None:   # `cv` refitted the path on all the data already
+        self.tree_, scale, refit_sweeps = self._refit_tree(jobs[k], X, y_enc, sw)
+    self.feature_importances_ = feature_importances(self.tree_, X, scale, sw)
     # TAO sweeps along every path
     more = [] if self.cv is None else [*self.cv_paths_, self.path_]
-    self.n_iter_ = int(sum(r['sweeps'] for p in [*self.paths_, *more] for r in p.records))
+    self.n_iter_ = int(sum(r['sweeps'] for p in [*self.paths_, *more] for r in p.records)) + refit_sweeps
     return self
 
 # %% ../nbs/14_estimators.ipynb #61124901

@@ -80,4 +80,6 @@ def write(names=()):
 # - sdt_d6, haar_d4: issue 14 breaks ties between features by the widest relative margin (`ties='margin'`), not the lowest index.
 # - tao_oblique_d4, tao_oblique_random_d4, tao_path_clf_d4, tao_reg_oblique_d3: issues 26 and 28 make the estimators'
 #   node solver `solver='auto'`, the compiled 'cd' for the squared hinge, instead of liblinear.
+# - tao_path_clf_d4: issue 28 makes TAOPathClassifier end a value of C's sweeps when E's loss part stops falling
+#   (`stop_on='loss'`) and refit the chosen tree on all the training data (`refit=True`).
 if __name__ == '__main__' and '--write' in sys.argv: write(sys.argv[sys.argv.index('--write') + 1:])

@@ -14,6 +14,7 @@ from sklearn.preprocessing import MinMaxScaler
 from tao_nb.estimators import TAOPathClassifier
 from tao_nb.path import PathSettings, tao_path
 from tao_nb.solvers.oblique import ObliqueSolver
+from tao_nb.tao import TAOSettings
 
 X, y = load_digits(return_X_y=True)
 X, y = X[:600], y[:600]
@@ -59,7 +60,8 @@ def test_chosen_C_is_the_rule_on_the_fold_means(fitted):
 def test_folds_and_refit_are_independent_paths(fitted):
     "Each fold's errors are tao_path's on scikit-learn's stratified folds; the tree is tao_path's on all the data."
     clf = fitted[0]
-    settings = PathSettings(ObliqueSolver(node_tol=1e-2, solver='auto'))   # the estimator's default solver
+    # the estimator's default solver and stopping rule
+    settings = PathSettings(ObliqueSolver(node_tol=1e-2, solver='auto'), TAOSettings(stop_on='loss'))
     folds = StratifiedKFold(3, shuffle=True, random_state=0).split(X, y)
     for f, (a, b) in enumerate(folds):
         ref = tao_path(X[a], y[a], CS, validation=(X[b], y[b]), max_depth=3, settings=settings, random_state=0)
