@@ -8,13 +8,14 @@ For the tao tree it also prints the time of the same prediction through `Tree.de
 level: the routing before the compiled router) and the ratio before / after, with a check that both give
 the same labels.
 
-    python benchmarks/bench_predict.py [--cache DIR] [--sets digits,mnist5k,gen100k]
+    python benchmarks/bench_predict.py [--cache DIR] [--sets digits,mnist5k,gen100k] [--today]
 
 Trees: `TAOPathClassifier(random_state=0)` (the default path) on digits and MNIST-5k; on the generated
 100k x 50 set (make_classification, 4 classes, random_state=0) a cheaper path: 3 values of C, one start
 (CART of depth 8), at most 3 sweeps per C (the default path would take long there). --cache DIR keeps the
 fitted tao estimators as pickles (DIR/<set>_tao.pkl) so a rerun only measures; fitting is not what this
-benchmark times.
+benchmark times. The trees are fitted with the defaults pinned by `_settings.py` (those of the first saved
+prints); `--today` fits them with the package's own defaults instead (issue 28's `stop_on='loss'`, `refit=True`).
 """
 import os
 
@@ -37,6 +38,7 @@ from _timing import best_of  # noqa: E402
 
 from tao_nb.datasets import load_mnist_5k  # noqa: E402
 from _settings import TAOPathClassifier  # noqa: E402 (the defaults its saved prints were made with)
+from tao_nb.estimators import TAOPathClassifier as TODAY  # noqa: E402 (the package's defaults: --today)
 
 FITS = {'digits': "TAOPathClassifier(random_state=0)", 'mnist5k': "TAOPathClassifier(random_state=0)",
         'gen100k': "TAOPathClassifier(Cs=[1.0, 0.1, 0.01], max_depths=(8,), inits=('cart',), max_iter=3, "
@@ -53,11 +55,11 @@ def load(name):
     return np.asarray(X, dtype=np.float64), y
 
 
-def tao_model(name, Xtr, ytr, cache):
-    "The fitted tao estimator of a data set (from DIR/<name>_tao.pkl when cached)."
-    path = Path(cache, f'{name}_tao.pkl') if cache else None
+def tao_model(name, Xtr, ytr, cache, today=False):
+    "The fitted tao estimator of a data set (cached in DIR); `today`: with the package's defaults."
+    path = Path(cache, f"{name}_tao{'_today' if today else ''}.pkl") if cache else None
     if path is not None and path.exists(): return pickle.loads(path.read_bytes())
-    est = eval(FITS[name]).fit(Xtr, ytr)
+    est = eval(FITS[name], {'TAOPathClassifier': TODAY if today else TAOPathClassifier}).fit(Xtr, ytr)
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(pickle.dumps(est))
@@ -71,15 +73,16 @@ def descend_predict(est, X):
     return est.classes_[tree.value[tree.descend(X, 0)].argmax(1)]
 
 
-def run(name, cache):
+def run(name, cache, today=False):
     X, y = load(name)
     Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.3, random_state=0, stratify=y)
-    models = {'tao': tao_model(name, Xtr, ytr, cache),
+    models = {'tao': tao_model(name, Xtr, ytr, cache, today),
               'CART depth 12': DecisionTreeClassifier(max_depth=12, random_state=0).fit(Xtr, ytr),
               'CART unlimited': DecisionTreeClassifier(random_state=0).fit(Xtr, ytr),
               'random forest': RandomForestClassifier(n_estimators=100, n_jobs=1,
                                                       random_state=0).fit(Xtr, ytr)}
-    print(f"\n{name}: {len(Xtr)} train / {len(Xte)} test points, {X.shape[1]} features; tao = {FITS[name]}")
+    print(f"\n{name}: {len(Xtr)} train / {len(Xte)} test points, {X.shape[1]} features; tao = {FITS[name]}"
+          f"{' (the package defaults)' if today else ''}")
     calls = {label: (lambda est=est: est.predict(Xte)) for label, est in models.items()}
     calls['tao before'] = lambda: descend_predict(models['tao'], Xte)
     for f in calls.values(): f()                                    # compiled / warmed up before timing
@@ -108,11 +111,12 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--cache', default=None, help='directory for the fitted tao estimators (pickles)')
     ap.add_argument('--sets', default='digits,mnist5k,gen100k')
+    ap.add_argument('--today', action='store_true', help="the package's defaults")
     args = ap.parse_args()
     print("bench_predict: test-set predict time, best of 5, BLAS threads = "
           f"{os.environ.get('OPENBLAS_NUM_THREADS')}, one process; load average at start "
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-    for name in args.sets.split(','): run(name, args.cache)
+    for name in args.sets.split(','): run(name, args.cache, args.today)
     print(f"\nload average at end {os.getloadavg()[0]:.1f}")
 
 
