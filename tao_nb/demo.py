@@ -90,7 +90,7 @@ PATH_COLUMNS = {   # the columns of `TAOPath.table()` (notebook 12_path), as the
     'mean_path, max_path': "decision nodes a validation point passes through: mean, longest",
     'mults': "multiplications per prediction: the nonzero weights along a validation point's path, mean",
     'sweeps': "TAO sweeps run at this C (warm-started from the previous C's tree)",
-    'budgeted': "1: this C's tree gained nonzero weights over the previous C's, so it was refit with no "
+    'budgeted': "1: this C's tree gained nonzero weights over the previous C's, so it was run again with no "
                 "node allowed to gain any",
     'seconds': "time spent at this C", '*': "the C selected on validation"}
 

@@ -329,7 +329,7 @@ def _refit_tree(self:TAOPathClassifier, job, X, y, sw):  # the chosen start's `p
     start = oblique_start(self.path_.best_tree, X, y, depth, seed, data.classes, sw, scaling)
     solver = dataclasses.replace(settings.node_solver, C=self.path_.best_C, nonzero_budget=False)
     loop = dataclasses.replace(settings.loop, n_jobs=self.n_jobs)
-    everything = PathData(X, y, data.classes, X, self.classes_[y], sw, sw)
+    everything = PathData(X, y, data.classes, X, y, sw, sw)   # as `_cv_refit`'s: codes, no validation part
     tree, history = run_at(start.tree, start, everything, solver, dataclasses.replace(settings, loop=loop))
     return unstandardize_tree(tree, start.x_mean, start.x_scale), start.x_scale, len(history) - 1
 

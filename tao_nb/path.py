@@ -88,7 +88,7 @@ class PathSettings:
     node_solver: ObliqueSolver = ObliqueSolver()
     loop: TAOSettings = TAOSettings()   # TAO sweeps and relative tolerance per value of C, workers
     se: float = 0.5                     # model selection: near-tie width in standard errors (`select_index`)
-    # refit a tree that gained nonzero weights, no node allowed to gain any
+    # run again a tree that gained nonzero weights, no node allowed to gain any
     monotone_nonzeros: bool = True
     # before each run, every node at its surrogate scale (`at_surrogate_scale`)
     rescale: bool = True

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from sklearn.datasets import load_digits
 
+from tao_nb.base import feature_importances
 from tao_nb.estimators import TAOPathClassifier
 from tao_nb.oblique_fit import at_surrogate_scale, oblique_start, oblique_tao
 from tao_nb.tree import unstandardize_tree
@@ -29,7 +30,7 @@ def refit_by_hand(est, sample_weight=None):
     st = oblique_start(est.path_.best_tree, X, y, 3, 0, np.arange(10), sample_weight)
     tree = at_surrogate_scale(st.tree, st.Z, y, solver, sample_weight=sample_weight)
     tree, hist = oblique_tao(tree, st.Z, y, solver, settings=s.loop, sample_weight=sample_weight)
-    return unstandardize_tree(tree, st.x_mean, st.x_scale), len(hist) - 1
+    return unstandardize_tree(tree, st.x_mean, st.x_scale), len(hist) - 1, st.x_scale
 
 
 @pytest.mark.parametrize('weighted', [False, True])
@@ -38,12 +39,13 @@ def test_refit_is_tao_at_the_chosen_C_on_all_rows(weighted):
     plain, refit = make(refit=False).fit(X, y, sample_weight=sw), make().fit(X, y, sample_weight=sw)
     assert (refit.start_, refit.C_) == (plain.start_, plain.C_)         # the choice is made before the refit
     np.testing.assert_array_equal(refit.path_.best_tree.W, plain.tree_.W)
-    tree, sweeps = refit_by_hand(refit, sw)
+    tree, sweeps, scale = refit_by_hand(refit, sw)
     np.testing.assert_array_equal(refit.tree_.W, tree.W)
     np.testing.assert_array_equal(refit.tree_.value, tree.value)
     assert refit.n_iter_ == plain.n_iter_ + sweeps
     assert not np.array_equal(refit.tree_.W, plain.tree_.W)            # the refit moved the tree
-    np.testing.assert_allclose(refit.feature_importances_.sum(), 1.0)
+    # the refitted tree's importances, at the feature scales of all the rows
+    np.testing.assert_allclose(refit.feature_importances_, feature_importances(tree, X, scale, sw))
 
 
 def test_refit_with_cv_changes_nothing():
