@@ -316,9 +316,9 @@ def initial_tree(init,               # a name in `INITS`, a `Tree`, a fitted tre
 # %% ../nbs/01_base.ipynb #d26968cf
 class TreePredictorMixin:
     "Prediction through the fitted `tree_` (on raw inputs), shared by every estimator of the package."
-    def _validated(self, X):
+    def _validated(self, X):   # finiteness: checked by `Tree.apply` as it routes (00_tree), not twice
         check_is_fitted(self)
-        return validate_data(self, X, reset=False, dtype=np.float64)
+        return validate_data(self, X, reset=False, dtype=np.float64, ensure_all_finite=False)
 
     def apply(self, X):  # (n, D) inputs
         "Index (in `tree_`) of the leaf each row reaches."

@@ -231,7 +231,7 @@ def oob_average(estimators,  # fitted TAO estimators, each with its seed as `ran
     total, count = None, np.zeros(len(X))
     for est in estimators:
         out = bootstrap_counts(est.random_state, len(X), n_draw) == 0
-        value = est.tree_.predict_value(X[out])
+        value = est.tree_.predict_value(X[out], check_finite=False)    # X: the checked training rows
         if total is None: total = np.zeros((len(X), value.shape[1]))
         total[out] += value
         count[out] += 1
@@ -259,9 +259,9 @@ def _set_oob(self:_BaseForest, X, y):
 def _average(self:_BaseForest, X):
     "Mean over the trees of the leaf value (class frequencies or responses) each row of X reaches."
     check_is_fitted(self)
-    X = validate_data(self, X, reset=False, dtype=np.float64)
-    total = self.estimators_[0].tree_.predict_value(X)
-    for est in self.estimators_[1:]: total += est.tree_.predict_value(X)
+    X = validate_data(self, X, reset=False, dtype=np.float64)      # checked once here, not once per tree
+    total = self.estimators_[0].tree_.predict_value(X, check_finite=False)
+    for est in self.estimators_[1:]: total += est.tree_.predict_value(X, check_finite=False)
     return total / len(self.estimators_)
 
 @patch
@@ -269,7 +269,7 @@ def apply(self:_BaseForest, X):
     "(N, n_estimators): the leaf (index in that tree's `tree_`) each row reaches in each tree."
     check_is_fitted(self)
     X = validate_data(self, X, reset=False, dtype=np.float64)
-    return np.stack([est.tree_.apply(X) for est in self.estimators_], 1)
+    return np.stack([est.tree_.apply(X, check_finite=False) for est in self.estimators_], 1)
 
 def row_weights(X,                   # (n, D) inputs
                 y,                   # (n,) labels encoded 0..K-1 (or responses, without class_weight)

@@ -241,29 +241,42 @@ def __getstate__(self:Tree):
     return {k: v for k, v in self.__dict__.items() if k != '_routing_cache'}
 
 # %% ../nbs/00_tree.ipynb #32c719c6
-def _route_rows(X, idx, node, routing):   # routing: a `Routing` (as a tuple)
-    "node[k] <- the leaf row idx[k] of X reaches from node[k], reading only the visited nodes' stored weights."
+def _route_rows(X, idx, node, routing, check):   # routing: a `Routing` (as a tuple); check: sum the rows
+    """node[k] <- the leaf row idx[k] of X reaches from node[k], reading only the visited nodes' weights.
+    Returns the sum of the rows' values if `check` (finite if they all are, barring overflow), else 0."""
     (indptr, indices, data, threshold, left, right), D = routing, np.uint64(X.shape[1])
-    for k in range(len(idx)):
-        n, u = idx[k], node[k]
-        while left[u] >= 0:
-            s, start, end = 0.0, indptr[u], indptr[u + 1]
-            if end - start == D:            # a dense row: contiguous products, summed in SIMD lanes
-                for j in range(D):
-                    s += data[start + j] * X[n, j]
-            else:
-                for q in range(start, end):
-                    s += data[q] * X[n, indices[q]]
-            u = right[u] if s > threshold[u] else left[u]
-        node[k] = u
+    total = 0.0
+    for b in range(0, len(idx), 8):     # eight rows at a time, one node step each per round: independent
+        e = min(b + 8, len(idx))         # walks the processor overlaps (one walk stalls at each branch)
+        if check:
+            for k in range(b, e):
+                for j in range(D): total += X[idx[k], j]
+        moved = True
+        while moved:
+            moved = False
+            for k in range(b, e):
+                n, u = idx[k], node[k]
+                if left[u] < 0: continue
+                s, start, end = 0.0, indptr[u], indptr[u + 1]
+                if end - start == D:            # a dense row: contiguous products, summed in SIMD lanes
+                    for j in range(D): s += data[start + j] * X[n, j]
+                else:
+                    for q in range(start, end): s += data[q] * X[n, indices[q]]
+                node[k], moved = (right[u] if s > threshold[u] else left[u]), True
+    return total
 
 _route_kernel = compiled_at_first_use(_route_rows, fastmath={'reassoc'})
 
+# %% ../nbs/00_tree.ipynb #route-check
 @patch
-def route(self:Tree, X):  # (N, D) float inputs
+def route(self:Tree, X,               # (N, D) float inputs
+          check_finite=False):        # raise scikit-learn's error if X holds a NaN or an infinity
     "Leaf reached from the root by every row of the 2-D float array `X` (any memory layout): compiled."
     leaves = np.zeros(len(X), dtype=np.int64)           # every row starts at the root
-    _route_kernel(X, np.arange(len(X)), leaves, tuple(self.routing()))
+    total = _route_kernel(X, np.arange(len(X)), leaves, tuple(self.routing()), check_finite)
+    if check_finite and not np.isfinite(total):      # scikit-learn's check finds which, and its message
+        from sklearn.utils import assert_all_finite
+        assert_all_finite(X, input_name='X')
     return leaves
 
 # %% ../nbs/00_tree.ipynb #route-from
@@ -272,7 +285,7 @@ def route_from(self:Tree, X, start, idx):  # finite float inputs, start node(s),
     "`descend` compiled (as `route`): the leaf each row `X[idx[k]]` reaches from node `start[k]`."
     idx = np.asarray(idx, dtype=np.int64)
     node = np.array(np.broadcast_to(start, idx.shape), dtype=np.int64)
-    _route_kernel(np.asarray(X, dtype=np.float64), idx, node, tuple(self.routing()))
+    _route_kernel(np.asarray(X, dtype=np.float64), idx, node, tuple(self.routing()), False)
     return node
 
 # %% ../nbs/00_tree.ipynb #ddd93dea
@@ -280,19 +293,20 @@ def _check_width(tree, X):
     "X as a 2-D float array with one column per feature of `tree` (a clear error otherwise)."
     X = np.asarray(X, dtype=np.float64)
     if X.ndim != 2 or X.shape[1] != tree.n_features:
-        raise ValueError(f"X must be 2-D with {tree.n_features} columns (the tree's features); "
-                         f"got shape {X.shape}")
+        raise ValueError(f"X must be 2-D with {tree.n_features} columns (the tree's features); got {X.shape}")
     return X
 
 @patch
-def apply(self:Tree, X):  # (N, D) inputs
-    "Leaf index reached by every row of `X` (compiled: `route`)."
-    return self.route(_check_width(self, X))
+def apply(self:Tree, X,               # (N, D) inputs
+          check_finite=True):         # False: X is known finite (a NaN would go left where it is read)
+    "Leaf index reached by every row of `X` (compiled: `route`; a NaN or infinity in X raises)."
+    return self.route(_check_width(self, X), check_finite)
 
 @patch
-def predict_value(self:Tree, X):  # (N, D) inputs
+def predict_value(self:Tree, X,       # (N, D) inputs
+                  check_finite=True): # as `apply`'s
     "The value (class frequencies or mean response) of the leaf reached by every row of `X`."
-    return self.value[self.apply(X)]
+    return self.value[self.apply(X, check_finite)]
 
 @patch
 def decision_paths(self:Tree, X):  # (N, D) inputs
