@@ -8,7 +8,7 @@ For the tao tree it also prints the time of the same prediction through `Tree.de
 level: the routing before the compiled router) and the ratio before / after, with a check that both give
 the same labels.
 
-    python benchmarks/bench_predict.py [--cache DIR] [--sets digits,mnist5k,gen100k] [--today]
+    python benchmarks/bench_predict.py [--cache DIR] [--sets digits,mnist5k,gen100k] [--today] [--repeat 5]
 
 Trees: `TAOPathClassifier(random_state=0)` (the default path) on digits and MNIST-5k; on the generated
 100k x 50 set (make_classification, 4 classes, random_state=0) a cheaper path: 3 values of C, one start
@@ -16,6 +16,7 @@ Trees: `TAOPathClassifier(random_state=0)` (the default path) on digits and MNIS
 fitted tao estimators as pickles (DIR/<set>_tao.pkl) so a rerun only measures; fitting is not what this
 benchmark times. The trees are fitted with the defaults pinned by `_settings.py` (those of the first saved
 prints); `--today` fits them with the package's own defaults instead (issue 28's `stop_on='loss'`, `refit=True`).
+`--repeat K`: best of K instead of 5 (each model's K calls still interleaved with the others').
 """
 import os
 
@@ -73,7 +74,7 @@ def descend_predict(est, X):
     return est.classes_[tree.value[tree.descend(X, 0)].argmax(1)]
 
 
-def run(name, cache, today=False):
+def run(name, cache, today=False, repeat=5):
     X, y = load(name)
     Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.3, random_state=0, stratify=y)
     models = {'tao': tao_model(name, Xtr, ytr, cache, today),
@@ -87,7 +88,7 @@ def run(name, cache, today=False):
     calls['tao before'] = lambda: descend_predict(models['tao'], Xte)
     for f in calls.values(): f()                                    # compiled / warmed up before timing
     times = {label: [] for label in calls}
-    for _ in range(5):                  # best of 5, models interleaved: they share the machine's load alike
+    for _ in range(repeat):             # best of `repeat`, models interleaved: they share the machine's load alike
         for label, f in calls.items(): times[label].append(best_of(f, repeat=1)[0])
     times = {label: min(t) for label, t in times.items()}
     for label, est in models.items():
@@ -112,11 +113,12 @@ def main():
     ap.add_argument('--cache', default=None, help='directory for the fitted tao estimators (pickles)')
     ap.add_argument('--sets', default='digits,mnist5k,gen100k')
     ap.add_argument('--today', action='store_true', help="the package's defaults")
+    ap.add_argument('--repeat', type=int, default=5, help='calls per model (the best is kept)')
     args = ap.parse_args()
-    print("bench_predict: test-set predict time, best of 5, BLAS threads = "
+    print(f"bench_predict: test-set predict time, best of {args.repeat}, BLAS threads = "
           f"{os.environ.get('OPENBLAS_NUM_THREADS')}, one process; load average at start "
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-    for name in args.sets.split(','): run(name, args.cache, args.today)
+    for name in args.sets.split(','): run(name, args.cache, args.today, args.repeat)
     print(f"\nload average at end {os.getloadavg()[0]:.1f}")
 
 
