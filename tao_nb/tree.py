@@ -223,17 +223,37 @@ def _routing(tree):
                    tree.left.copy(), tree.right.copy())
 
 # %% ../nbs/00_tree.ipynb #078a2f48
+def _rows_hold(W, nodes, indptr, indices, data):   # a `Routing`'s first three arrays
+    """Whether every row u in `nodes` of W holds exactly its stored weights: all of them for a dense row, else
+    the stored (nonzero) values at their features and as many nonzeros as stored (so no other)."""
+    D, same = np.uint64(W.shape[1]), True
+    for u in nodes:
+        start, end = indptr[u], indptr[u + 1]
+        if end - start == D:
+            for j in range(D): same &= W[u, j] == data[start + j]
+        else:
+            nonzero = 0
+            for j in range(D): nonzero += W[u, j] != 0.0
+            same &= nonzero == end - start
+            for q in range(start, end): same &= W[u, indices[q]] == data[q]
+    return same
+
+_rows_hold_kernel = compiled_at_first_use(_rows_hold)
+
+# %% ../nbs/00_tree.ipynb #routing-cached
 @patch
 def routing(self:Tree):
-    "The tree's `Routing`, built once and reused while the tree's arrays are unchanged (checked at each call)."
-    splits = self.W if self.is_oblique else self.feature
-    if (kept := getattr(self, '_routing_cache', None)) is not None:
-        r, seen = kept
-        if (np.array_equal(seen, splits) and np.array_equal(r.threshold, self.threshold)
-                and np.array_equal(r.left, self.left) and np.array_equal(r.right, self.right)): return r
-    r = _routing(self)
-    self._routing_cache = (r, splits.copy())
-    return r
+    """The tree's `Routing`, built once, reused while it still routes as the tree does (checked at each call:
+    the thresholds, children and splits; of W only the decision nodes' rows, in one compiled pass)."""
+    kept, inner = getattr(self, '_routing_cache', None), self.left >= 0
+    if kept is not None and kept[1] == self.is_oblique:
+        r = kept[0]
+        if (np.array_equal(r.threshold, self.threshold) and np.array_equal(r.left, self.left)
+                and np.array_equal(r.right, self.right)
+                and (_rows_hold_kernel(self.W, np.flatnonzero(inner), r.indptr, r.indices, r.data)
+                     if self.is_oblique else np.array_equal(r.indices, self.feature[inner]))): return r
+    self._routing_cache = (_routing(self), self.is_oblique)
+    return self._routing_cache[0]
 
 @patch
 def __getstate__(self:Tree):

@@ -152,3 +152,21 @@ def test_importing_the_package_loads_no_numba():
     code = "import sys, tao_nb; tao_nb.TAOPathClassifier(); print('numba' in sys.modules)"
     out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == 'False', out.stdout + out.stderr
+
+
+def test_cache_sees_a_weight_moved_within_a_row():
+    "A sparse row keeping its count of nonzeros but moving one, and a dense row changed in one place, both rebuild."
+    t = Tree.random(4, X_DIG, ONEHOT, oblique=True, random_state=3)
+    inner = np.flatnonzero(~t.is_leaf)
+    t.W[inner[0]] = 0.0
+    t.W[inner[0], [3, 10, 20]] = [1.0, -2.0, 0.5]     # sparse: 3 of 64 nonzero
+    check = lambda: np.testing.assert_array_equal(t.apply(X_DIG), t.descend(X_DIG, 0))
+    check()
+    t.W[inner[0], 10], t.W[inner[0], 11] = 0.0, -2.0  # moved: same count, same values
+    assert t.routing().indices[t.routing().indptr[inner[0]]:t.routing().indptr[inner[0] + 1]].tolist() == [3, 11, 20]
+    check()
+    t.W[inner[1]] = np.where(t.W[inner[1]] == 0, 0.25, t.W[inner[1]])    # dense
+    check()
+    t.W[inner[1], 7] = 0.0                            # a dense row's weight set to zero: still 64 stored
+    check()
+    assert t.routing().data[t.routing().indptr[inner[1]] + 7] == 0.0
