@@ -265,12 +265,12 @@ def _route_rows(X, idx, node, routing, check):   # routing: a `Routing` (as a tu
     """node[k] <- the leaf row idx[k] of X reaches from node[k], reading only the visited nodes' weights.
     Returns the sum of the rows' values if `check` (finite if they all are, barring overflow), else 0."""
     (indptr, indices, data, threshold, left, right), D = routing, np.uint64(X.shape[1])
-    total = 0.0
+    total = np.zeros(X.shape[1] if check else 0)    # per feature: the rows are summed in SIMD lanes
     for b in range(0, len(idx), 8):     # eight rows at a time, one node step each per round: independent
         e = min(b + 8, len(idx))         # walks the processor overlaps (one walk stalls at each branch)
         if check:
-            for k in range(b, e):
-                for j in range(D): total += X[idx[k], j]
+            for n in idx[b:e]:
+                for j in range(D): total[j] += X[n, j]
         moved = True
         while moved:
             moved = False
@@ -283,7 +283,7 @@ def _route_rows(X, idx, node, routing, check):   # routing: a `Routing` (as a tu
                 else:
                     for q in range(start, end): s += data[q] * X[n, indices[q]]
                 node[k], moved = (right[u] if s > threshold[u] else left[u]), True
-    return total
+    return total.sum()
 
 _route_kernel = compiled_at_first_use(_route_rows, fastmath={'reassoc'})
 
