@@ -30,7 +30,7 @@ from sklearn.tree import DecisionTreeClassifier
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_predict import load  # noqa: E402
-from tao_nb.estimators import TAOPathClassifier, path_starts  # noqa: E402 (the package's defaults)
+from tao_nb.estimators import TAOPathClassifier, path_starts, validation_split  # noqa: E402 (the defaults)
 from tao_nb.path import PathData, select_index  # noqa: E402
 
 
@@ -70,7 +70,7 @@ def run(name, seed, repeat):
     est = TAOPathClassifier(random_state=0, refit=False).fit(Xtr, ytr)       # the paths; each rule refits below
     cart = DecisionTreeClassifier(max_depth=12, random_state=0).fit(Xtr, ytr)
     y_enc = np.searchsorted(est.classes_, ytr)
-    n_val = int(np.ceil(est.validation_fraction * len(ytr)))
+    n_val = len(validation_split(Xtr, y_enc, est.validation_fraction, 0)[3])   # the fit's validation rows
     rules = {'default (per path)': (est.paths_.index(est.path_), est.path_.best_index)}
     rules.update({f'pooled se={se}': pooled(est.paths_, n_val, se) for se in (0.5, 1.0, 1.5)})
     print(f"\n{name}, split {seed}: {len(Xtr)} train / {len(Xte)} test points")
