@@ -318,6 +318,9 @@ class TreePredictorMixin:
     "Prediction through the fitted `tree_` (on raw inputs), shared by every estimator of the package."
     def _validated(self, X):   # finiteness: checked by `Tree.apply` as it routes (00_tree), not twice
         check_is_fitted(self)
+        if (type(X) is np.ndarray and X.dtype == np.float64 and X.ndim == 2 and len(X) and not hasattr(
+                self, 'feature_names_in_') and X.shape[1] == getattr(self, 'n_features_in_', -1)):
+            return X    # as `validate_data` would, without its overhead
         return validate_data(self, X, reset=False, dtype=np.float64, ensure_all_finite=False)
 
     def apply(self, X):  # (n, D) inputs

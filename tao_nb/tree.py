@@ -204,30 +204,34 @@ class Routing(NamedTuple):
     "The flat arrays the compiled router reads."
     indptr: np.ndarray     # node u's weights: data[indptr[u]:indptr[u + 1]], on features indices[same range]
     indices: np.ndarray    # the feature of each stored weight
-    data: np.ndarray       # the stored weights (an axis-aligned node: a single 1.0)
+    data: np.ndarray       # the stored weights (an axis-aligned node: a single 1.0; the root: all D of them)
     threshold: np.ndarray  # go right iff score > threshold
-    left: np.ndarray       # children, -1 at leaves (a split's `swap` already applied by `set_split`)
-    right: np.ndarray      # children on the score > threshold side, -1 at leaves
+    child: np.ndarray      # child[2u], child[2u + 1]: u's left and right (score > threshold) child; -1 at leaves
 
 def _routing(tree):
     "The `Routing` of `tree`, built from its current arrays (copies: later edits of the tree do not reach it)."
-    inner, D = ~tree.is_leaf, tree.n_features
+    inner, D, r0 = ~tree.is_leaf, tree.n_features, int(tree.left[0] >= 0)
     if tree.is_oblique:     # a node with over a quarter of its weights nonzero keeps them all (a dense row)
         dense = inner & (4 * np.count_nonzero(tree.W, axis=1) > D)
+        dense[0] = r0       # and so does the root
         rows, cols = np.nonzero(((tree.W != 0) | dense[:, None]) & inner[:, None])
-    else: rows, cols = np.flatnonzero(inner), tree.feature[inner]
-    data = tree.W[rows, cols] if tree.is_oblique else np.ones(len(rows))
+        data = tree.W[rows, cols]
+    else:                   # one weight 1.0 per node; the root's row whole
+        rows, cols, whole = np.flatnonzero(inner)[r0:], tree.feature[inner][r0:], np.arange(D * r0)
+        data = np.r_[whole == tree.feature[0], np.ones(len(rows))]
+        rows, cols = np.r_[np.zeros_like(whole), rows], np.r_[whole, cols]
     indptr = np.r_[0, np.cumsum(np.bincount(rows, minlength=tree.n_nodes))]
     # unsigned positions: numba then skips its negative-index check at every read of the inner loop
-    return Routing(indptr.astype(np.uint64), cols.astype(np.uint64), data, tree.threshold.copy(),
-                   tree.left.copy(), tree.right.copy())
+    return Routing(indptr.astype(np.uint64), cols.astype(np.uint64), data.astype(np.float64),
+                   tree.threshold.copy(), np.stack([tree.left, tree.right], axis=1).ravel().astype(np.int64))
 
 # %% ../nbs/00_tree.ipynb #078a2f48
-def _rows_hold(W, nodes, indptr, indices, data):   # a `Routing`'s first three arrays
-    """Whether every row u in `nodes` of W holds exactly its stored weights: all of them for a dense row, else
+def _rows_hold(W, left, indptr, indices, data):   # W: (n_nodes, D), or no rows (an axis-aligned tree)
+    """Whether every decision node's row of W holds exactly its stored weights: all of them for a dense row, else
     the stored (nonzero) values at their features and as many nonzeros as stored (so no other)."""
     D, same = np.uint64(W.shape[1]), True
-    for u in nodes:
+    for u in range(W.shape[0]):
+        if left[u] < 0: continue
         start, end = indptr[u], indptr[u + 1]
         if end - start == D:
             for j in range(D): same &= W[u, j] == data[start + j]
@@ -238,21 +242,30 @@ def _rows_hold(W, nodes, indptr, indices, data):   # a `Routing`'s first three a
             for q in range(start, end): same &= W[u, indices[q]] == data[q]
     return same
 
-_rows_hold_kernel = compiled_at_first_use(_rows_hold)
+def _routing_holds(threshold, left, right, W, feature, routing, kept):   # kept: `feature` when built
+    "Whether `routing` (a tuple) still routes as the tree of these arrays does."
+    indptr, indices, data, r_threshold, child = routing
+    if len(threshold) != len(r_threshold) or len(feature) != len(kept): return False
+    same = True
+    for u in range(len(threshold)):
+        same &= (threshold[u] == r_threshold[u]) & (left[u] == child[2 * u]) & (right[u] == child[2 * u + 1])
+    for u in range(len(kept)): same &= feature[u] == kept[u]
+    return same and _rows_hold(W, left, indptr, indices, data)
+
+_routing_holds_kernel = compiled_at_first_use(_routing_holds, calls=(_rows_hold,))
 
 # %% ../nbs/00_tree.ipynb #routing-cached
+_NO_W, _NO_FEATURE = np.zeros((0, 1)), np.zeros(0, dtype=np.int64)
+
 @patch
 def routing(self:Tree):
     """The tree's `Routing`, built once, reused while it still routes as the tree does (checked at each call:
     the thresholds, children and splits; of W only the decision nodes' rows, in one compiled pass)."""
-    kept, inner = getattr(self, '_routing_cache', None), self.left >= 0
-    if kept is not None and kept[1] == self.is_oblique:
-        r = kept[0]
-        if (np.array_equal(r.threshold, self.threshold) and np.array_equal(r.left, self.left)
-                and np.array_equal(r.right, self.right)
-                and (_rows_hold_kernel(self.W, np.flatnonzero(inner), r.indptr, r.indices, r.data)
-                     if self.is_oblique else np.array_equal(r.indices, self.feature[inner]))): return r
-    self._routing_cache = (_routing(self), self.is_oblique)
+    kept = getattr(self, '_routing_cache', None)
+    W, feature = (self.W, _NO_FEATURE) if self.is_oblique else (_NO_W, self.feature)
+    if kept is not None and kept[1] == self.is_oblique and _routing_holds_kernel(
+            self.threshold, self.left, self.right, W, feature, tuple(kept[0]), kept[2]): return kept[0]
+    self._routing_cache = (_routing(self), self.is_oblique, feature.copy())
     return self._routing_cache[0]
 
 @patch
@@ -261,29 +274,29 @@ def __getstate__(self:Tree):
     return {k: v for k, v in self.__dict__.items() if k != '_routing_cache'}
 
 # %% ../nbs/00_tree.ipynb #32c719c6
-def _route_rows(X, idx, node, routing, check):   # routing: a `Routing` (as a tuple); check: sum the rows
+def _route_rows(X, idx, node, routing, check):   # routing: a `Routing` (as a tuple); check: as below
     """node[k] <- the leaf row idx[k] of X reaches from node[k], reading only the visited nodes' weights.
-    Returns the sum of the rows' values if `check` (finite if they all are, barring overflow), else 0."""
-    (indptr, indices, data, threshold, left, right), D = routing, np.uint64(X.shape[1])
-    total = np.zeros(X.shape[1] if check else 0)    # per feature: the rows are summed in SIMD lanes
+    With `check` (all rows from the root) returns the sum of 0 * each root score: NaN iff X holds a NaN or an
+    infinity (the root's row is stored whole) or a score overflowed."""
+    (indptr, indices, data, threshold, child), D = routing, np.uint64(X.shape[1])
+    flag = 0.0
     for b in range(0, len(idx), 8):     # eight rows at a time, one node step each per round: independent
-        e = min(b + 8, len(idx))         # walks the processor overlaps (one walk stalls at each branch)
-        if check:
-            for n in idx[b:e]:
-                for j in range(D): total[j] += X[n, j]
-        moved = True
+        e = min(b + 8, len(idx))         # walks the processor overlaps
+        first, moved = check, True
         while moved:
             moved = False
             for k in range(b, e):
                 n, u = idx[k], node[k]
-                if left[u] < 0: continue
+                if child[2 * u] < 0: continue
                 s, start, end = 0.0, indptr[u], indptr[u + 1]
                 if end - start == D:            # a dense row: contiguous products, summed in SIMD lanes
                     for j in range(D): s += data[start + j] * X[n, j]
                 else:
                     for q in range(start, end): s += data[q] * X[n, indices[q]]
-                node[k], moved = (right[u] if s > threshold[u] else left[u]), True
-    return total.sum()
+                if first: flag += 0.0 * s       # 0 * s is NaN exactly when s is not finite
+                node[k], moved = child[2 * u + (s > threshold[u])], True   # an address, not a branch
+            first = False
+    return flag
 
 _route_kernel = compiled_at_first_use(_route_rows, fastmath={'reassoc'})
 
@@ -293,9 +306,9 @@ def route(self:Tree, X,               # (N, D) float inputs
           check_finite=False):        # raise scikit-learn's error if X holds a NaN or an infinity
     "Leaf reached from the root by every row of the 2-D float array `X` (any memory layout): compiled."
     leaves = np.zeros(len(X), dtype=np.int64)           # every row starts at the root
-    total = _route_kernel(X, np.arange(len(X)), leaves, tuple(self.routing()), check_finite)
-    if check_finite and not np.isfinite(total):      # scikit-learn's check finds which, and its message
-        from sklearn.utils import assert_all_finite
+    flag = _route_kernel(X, np.arange(len(X)), leaves, tuple(self.routing()), check_finite)
+    if check_finite and (self.left[0] < 0 or not np.isfinite(flag)):   # a leaf root scores no row
+        from sklearn.utils import assert_all_finite     # finds which (NaN or infinity), and its message
         assert_all_finite(X, input_name='X')
     return leaves
 

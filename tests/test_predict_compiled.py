@@ -76,7 +76,7 @@ def test_route_equals_descend_on_real_data(oblique):
 @pytest.mark.parametrize('keep', [0.1, 0.5, 1.0])
 def test_routing_arrays(keep):
     """CSR rows of the decision nodes' weights: the nonzero ones, or all of them (a dense row) when over a quarter
-    are nonzero; leaves store none."""
+    are nonzero or at the root; leaves store none."""
     t = Tree.random(4, X_DIG, ONEHOT, oblique=True, random_state=0)
     t.W[np.random.default_rng(0).random(t.W.shape) > keep] = 0
     r = t.routing()
@@ -84,11 +84,11 @@ def test_routing_arrays(keep):
     for u in range(t.n_nodes):
         cols = r.indices[r.indptr[u]:r.indptr[u + 1]]
         nz = np.flatnonzero(t.W[u])
-        expected = [] if t.is_leaf[u] else np.arange(t.n_features) if 4 * len(nz) > t.n_features else nz
+        expected = [] if t.is_leaf[u] else np.arange(t.n_features) if 4 * len(nz) > t.n_features or u == 0 else nz
         dense += len(cols) == t.n_features
         np.testing.assert_array_equal(cols, expected)
         np.testing.assert_array_equal(r.data[r.indptr[u]:r.indptr[u + 1]], t.W[u, cols])
-    assert dense == (0 if keep == 0.1 else t.n_internal)
+    assert dense == (1 if keep == 0.1 else t.n_internal)
     np.testing.assert_array_equal(t.apply(X_DIG), t.descend(X_DIG, 0))
 
 
@@ -158,15 +158,18 @@ def test_cache_sees_a_weight_moved_within_a_row():
     "A sparse row keeping its count of nonzeros but moving one, and a dense row changed in one place, both rebuild."
     t = Tree.random(4, X_DIG, ONEHOT, oblique=True, random_state=3)
     inner = np.flatnonzero(~t.is_leaf)
-    t.W[inner[0]] = 0.0
-    t.W[inner[0], [3, 10, 20]] = [1.0, -2.0, 0.5]     # sparse: 3 of 64 nonzero
+    t.W[inner[1]] = 0.0                               # not the root (its row is always stored whole)
+    t.W[inner[1], [3, 10, 20]] = [1.0, -2.0, 0.5]     # sparse: 3 of 64 nonzero
     check = lambda: np.testing.assert_array_equal(t.apply(X_DIG), t.descend(X_DIG, 0))
     check()
-    t.W[inner[0], 10], t.W[inner[0], 11] = 0.0, -2.0  # moved: same count, same values
-    assert t.routing().indices[t.routing().indptr[inner[0]]:t.routing().indptr[inner[0] + 1]].tolist() == [3, 11, 20]
+    t.W[inner[1], 10], t.W[inner[1], 11] = 0.0, -2.0  # moved: same count, same values
+    assert t.routing().indices[t.routing().indptr[inner[1]]:t.routing().indptr[inner[1] + 1]].tolist() == [3, 11, 20]
     check()
-    t.W[inner[1]] = np.where(t.W[inner[1]] == 0, 0.25, t.W[inner[1]])    # dense
+    t.W[inner[2]] = np.where(t.W[inner[2]] == 0, 0.25, t.W[inner[2]])    # dense
     check()
-    t.W[inner[1], 7] = 0.0                            # a dense row's weight set to zero: still 64 stored
+    t.W[inner[2], 7] = 0.0                            # a dense row's weight set to zero: still 64 stored
     check()
-    assert t.routing().data[t.routing().indptr[inner[1]] + 7] == 0.0
+    assert t.routing().data[t.routing().indptr[inner[2]] + 7] == 0.0
+    t.W[0, np.flatnonzero(t.W[0])[0]] = 0.0           # the root's row, stored whole: a weight set to zero
+    check()
+    assert t.routing().data[np.flatnonzero(t.W[0] == 0)].tolist() == [0.0] * np.sum(t.W[0] == 0)
