@@ -31,7 +31,8 @@ and whether the two select the same tree (the same test predictions).
 `--variants` (`--baseline`: the baseline fit too, and each setting's CPU ratio against it): for each split seed and
 set, the default fit and one fit per ';'-separated setting of parameters
 ('k=v k=v', values as Python literals without spaces, e.g. `Cs=(10,1,0.1,0.03162)`), timed one after the other;
-then per set each setting's mean CPU ratio (default / setting) and mean test accuracy minus the default's.
+then per set each setting's mean CPU ratio (default / setting) and mean test accuracy minus the default's
+(with the standard error of that mean over the splits).
 `--solver-seeds 0,1,2` (with `--seeds`): the default fit with each node solver, liblinear and 'cd' (09), and with each
 seed of the node solver's own coordinate order (`ObliqueSolver.random_state`, 0 in every fit otherwise); per split,
 the test accuracies; then per solver the mean over splits for each solver seed: how far the node solver's order alone
@@ -265,7 +266,9 @@ def variants(names, seeds, texts, baseline=False):
         print(f"\n{name}, means over split seeds {seeds}:")
         for text in texts:
             print(f"  [{text}]: default / setting {np.mean(ratios[text]):.2f} (min {min(ratios[text]):.2f}), "
-                  f"test accuracy - default's {np.mean(gains[text]):+.4f} (worst {min(gains[text]):+.4f})"
+                  f"test accuracy - default's {np.mean(gains[text]):+.4f} (worst {min(gains[text]):+.4f}"
+                  + (f", standard error of the mean {np.std(gains[text], ddof=1) / np.sqrt(len(seeds)):.4f}"
+                     if len(seeds) > 1 else '') + ")"
                   + (f"; baseline / setting {np.mean(base[text]):.2f} (min {min(base[text]):.2f})" if baseline else ''),
                   flush=True)
 
