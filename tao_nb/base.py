@@ -339,7 +339,7 @@ class TreeClassifierMixin(ClassifierMixin, TreePredictorMixin):
     def predict(self, X):  # (n, D) inputs
         "Predicted class labels: the most frequent class of the leaf each row reaches."
         leaves = self.apply(X)  # checks that the model is fitted
-        return self.classes_[self.tree_.value.argmax(1)[leaves]]
+        return self.classes_[self.tree_.value.argmax(1)][leaves]
 
 # %% ../nbs/01_base.ipynb #1b9ea4c7
 def feature_importances(tree:Tree,  # a fitted tree
