@@ -263,9 +263,9 @@ def routing(self:Tree):
     the thresholds, children and splits; of W only the decision nodes' rows, in one compiled pass)."""
     kept = getattr(self, '_routing_cache', None)
     W, feature = (self.W, _NO_FEATURE) if self.is_oblique else (_NO_W, self.feature)
-    if kept is not None and kept[1] == self.is_oblique and _routing_holds_kernel(
-            self.threshold, self.left, self.right, W, feature, tuple(kept[0]), kept[2]): return kept[0]
-    self._routing_cache = (_routing(self), self.is_oblique, feature.copy())
+    if kept is not None and _routing_holds_kernel(   # a change of kind changes len(feature)
+            self.threshold, self.left, self.right, W, feature, tuple(kept[0]), kept[1]): return kept[0]
+    self._routing_cache = (_routing(self), feature.copy())
     return self._routing_cache[0]
 
 @patch
@@ -331,7 +331,7 @@ def _check_width(tree, X):
 
 @patch
 def apply(self:Tree, X,               # (N, D) inputs
-          check_finite=True):         # False: X is known finite (a NaN would go left where it is read)
+          check_finite=True):         # False: X is known finite (a row with a NaN goes left at the root)
     "Leaf index reached by every row of `X` (compiled: `route`; a NaN or infinity in X raises)."
     return self.route(_check_width(self, X), check_finite)
 

@@ -173,3 +173,16 @@ def test_cache_sees_a_weight_moved_within_a_row():
     t.W[0, np.flatnonzero(t.W[0])[0]] = 0.0           # the root's row, stored whole: a weight set to zero
     check()
     assert t.routing().data[np.flatnonzero(t.W[0] == 0)].tolist() == [0.0] * np.sum(t.W[0] == 0)
+
+
+def test_cache_follows_a_change_of_kind():
+    "A tree switched between oblique and axis-aligned splits in place routes as its new splits, both ways."
+    t = Tree.random(4, X_DIG, ONEHOT, oblique=True, random_state=4)
+    t.apply(X_DIG)
+    feature = np.where(t.is_leaf, -1, np.argmax(np.abs(t.W), axis=1))
+    t._set_splits(feature, None, t.n_features)
+    np.testing.assert_array_equal(t.apply(X_DIG), t.descend(X_DIG, 0))
+    W = np.zeros((t.n_nodes, t.n_features))
+    W[~t.is_leaf, feature[~t.is_leaf]] = -1.0                 # the same features, the other way round
+    t._set_splits(None, W, None)
+    np.testing.assert_array_equal(t.apply(X_DIG), t.descend(X_DIG, 0))
